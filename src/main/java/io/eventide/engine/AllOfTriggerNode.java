@@ -1,0 +1,47 @@
+package io.eventide.engine;
+
+/** afterAll: fires and finishes once every child has fired. */
+final class AllOfTriggerNode extends TriggerNode {
+  AllOfTriggerNode(int index, TriggerNode[] children) {
+    super(index, children, -1);
+  }
+
+  @Override
+  void onElement(WindowState w, TriggerEnv env) {
+    for (TriggerNode c : children) {
+      if (!c.isFinished(w)) {
+        c.onElement(w, env);
+      }
+    }
+  }
+
+  @Override
+  void onMerge(WindowState w, MergeSources sources, TriggerEnv env) {
+    boolean allFinished = true;
+    for (TriggerNode c : children) {
+      c.onMerge(w, sources, env);
+    }
+    for (TriggerNode c : children) {
+      allFinished &= c.isFinished(w);
+    }
+    setFinished(w, allFinished);
+  }
+
+  @Override
+  boolean shouldFire(WindowState w, TriggerEnv env) {
+    for (TriggerNode c : children) {
+      if (!c.isFinished(w) && !c.shouldFire(w, env)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  void onFire(WindowState w, TriggerEnv env) {
+    for (TriggerNode c : children) {
+      c.onFire(w, env);
+    }
+    setFinished(w, true);
+  }
+}

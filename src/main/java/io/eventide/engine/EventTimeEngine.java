@@ -1,0 +1,581 @@
+package io.eventide.engine;
+
+import io.eventide.engine.aggregate.Aggregate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Runs Beam's windowing model for a set of keys: assigns elements to windows, merges sessions,
+ * keeps watermark holds, runs the trigger state machines and emits panes. One instance is one
+ * single-threaded shard: it takes no locks and must only be called from one thread at a time.
+ *
+ * <p>Inputs come in three kinds, as in Beam's runner: a batch of elements (per key, every element
+ * is added first and the triggers are asked once afterwards), an advance of the input watermark
+ * (event-time timers strictly before it fire), and a tick of processing time (processing-time
+ * timers strictly before the clock fire). Each key keeps its own output watermark: the input
+ * watermark held back by the key's holds and pending event-time timers.
+ */
+public final class EventTimeEngine {
+  private final WindowingStrategy strategy;
+  private final WindowFn windowFn;
+  private final Aggregate<Object> aggregate;
+  private final ProcessingClock clock;
+  private final PaneOutput output;
+  private final TriggerMachine machine;
+  private final boolean merging;
+  private final KeyStateStore keys = new KeyStateStore();
+  private final TimerHeap eventTimers = new TimerHeap();
+  private final TimerHeap processingTimers = new TimerHeap();
+  private final Env env = new Env();
+  private final List<KeyState> touchedKeys = new ArrayList<>();
+  private final List<WindowState> considered = new ArrayList<>();
+  private final MergeSources mergeSources = new MergeSources();
+  private final SessionMerger sessions;
+  private final long[] starts;
+  private final long[] ends;
+  private long inputWatermark = Time.MIN;
+  private long processingTime = Long.MIN_VALUE;
+  private int stamp;
+
+  /** The key being processed; timers are filed under it. */
+  private KeyState currentKey;
+
+  @SuppressWarnings("unchecked")
+  public EventTimeEngine(
+      WindowingStrategy strategy,
+      Aggregate<?> aggregate,
+      ProcessingClock clock,
+      PaneOutput output) {
+    this.strategy = strategy;
+    this.windowFn = strategy.windowFn();
+    this.aggregate = (Aggregate<Object>) aggregate;
+    this.clock = clock;
+    this.output = output;
+    this.machine = TriggerMachine.compile(strategy.trigger());
+    this.merging = windowFn.isMerging();
+    this.sessions = merging ? new SessionMerger(this) : null;
+    this.starts = new long[windowFn.maxWindowsPerElement()];
+    this.ends = new long[windowFn.maxWindowsPerElement()];
+  }
+
+  public WindowingStrategy strategy() {
+    return strategy;
+  }
+
+  public long inputWatermark() {
+    return inputWatermark;
+  }
+
+  /** The key's output watermark: what decides whether its panes are late for what follows. */
+  public long outputWatermark(String key) {
+    KeyState k = keys.get(key);
+    return k == null ? inputWatermark : outputWatermark(k);
+  }
+
+  public int openWindowCount() {
+    int n = 0;
+    for (KeyState k : keys.all()) {
+      n += k.windowCount;
+    }
+    return n;
+  }
+
+  public int keyCount() {
+    return keys.size();
+  }
+
+  /** Applies one batch against the current watermark; drops are reported to the output. */
+  public void processBatch(ElementBatch batch) {
+    tick();
+    int n = batch.size();
+    if (n == 0) {
+      return;
+    }
+    int s = ++stamp;
+    touchedKeys.clear();
+    for (int i = 0; i < n; i++) {
+      KeyState k = keys.getOrCreate(batch.key(i));
+      if (k.stamp != s) {
+        k.stamp = s;
+        k.batchElementCount = 0;
+        touchedKeys.add(k);
+      }
+      k.addBatchElement(i);
+    }
+    for (KeyState k : touchedKeys) {
+      currentKey = k;
+      if (merging) {
+        sessions.process(k, batch);
+      } else {
+        processElements(k, batch);
+      }
+      fireConsidered(k);
+    }
+    settleTouchedKeys();
+  }
+
+  /**
+   * Moves the input watermark forward (a value not ahead of it is ignored) and fires every
+   * event-time timer strictly before it. {@link Time#MAX} is the end of time.
+   */
+  public void advanceWatermark(long watermark) {
+    tick();
+    long w = Math.min(watermark, Time.MAX);
+    if (w <= inputWatermark) {
+      return;
+    }
+    inputWatermark = w;
+    while (due(eventTimers, inputWatermark)) {
+      int s = ++stamp;
+      touchedKeys.clear();
+      while (due(eventTimers, inputWatermark)) {
+        long t = eventTimers.peekTime();
+        KeyState k = eventTimers.peekKey();
+        WindowState ws = eventTimers.peekWindow();
+        eventTimers.pop();
+        if (!ws.removed && takeEventTimer(ws, t)) {
+          activate(k, ws, s);
+        }
+      }
+      runRound(false);
+    }
+  }
+
+  /** Fires every processing-time timer strictly before the clock's current time. */
+  public void fireProcessingTimers() {
+    tick();
+    while (due(processingTimers, processingTime)) {
+      int s = ++stamp;
+      touchedKeys.clear();
+      while (due(processingTimers, processingTime)) {
+        long t = processingTimers.peekTime();
+        KeyState k = processingTimers.peekKey();
+        WindowState ws = processingTimers.peekWindow();
+        processingTimers.pop();
+        if (!ws.removed && ws.takeProcessingTimer(t)) {
+          activate(k, ws, s);
+        }
+      }
+      runRound(true);
+    }
+  }
+
+  private void tick() {
+    processingTime = Math.max(processingTime, clock.now());
+  }
+
+  private static boolean due(TimerHeap heap, long now) {
+    return !heap.isEmpty() && heap.peekTime() < now;
+  }
+
+  // ---- elements ---------------------------------------------------------------------------
+
+  private void processElements(KeyState k, ElementBatch batch) {
+    considered.clear();
+    int s = ++stamp;
+    for (int j = 0; j < k.batchElementCount; j++) {
+      int idx = k.batchElements[j];
+      long ts = batch.timestamp(idx);
+      int count = windowFn.assign(ts, starts, ends);
+      for (int w = 0; w < count; w++) {
+        long start = starts[w];
+        long end = ends[w];
+        if (isExpired(end - 1)) {
+          output.dropped(idx, new Window(start, end), DropReason.EXPIRED);
+          continue;
+        }
+        WindowState ws = k.find(start, end);
+        if (ws == null) {
+          ws = k.add(newWindow(start, end));
+        } else if (machine.isClosed(ws)) {
+          output.dropped(idx, ws.window(), DropReason.CLOSED);
+          continue;
+        }
+        consider(ws, s);
+        addElement(k, ws, batch, idx);
+      }
+    }
+  }
+
+  void consider(WindowState ws, int s) {
+    if (ws.stamp != s) {
+      ws.stamp = s;
+      considered.add(ws);
+    }
+  }
+
+  int nextStamp() {
+    return ++stamp;
+  }
+
+  void clearConsidered() {
+    considered.clear();
+  }
+
+  boolean isExpired(long maxTimestamp) {
+    return strategy.gcTime(maxTimestamp) < inputWatermark;
+  }
+
+  boolean isClosed(WindowState ws) {
+    return machine.isClosed(ws);
+  }
+
+  PaneOutput output() {
+    return output;
+  }
+
+  WindowState newWindow(long start, long end) {
+    WindowState ws = new WindowState(start, end);
+    ws.accumulator = aggregate.create();
+    ws.slots = machine.newSlots();
+    return ws;
+  }
+
+  void addElement(KeyState k, WindowState ws, ElementBatch batch, int idx) {
+    long ts = batch.timestamp(idx);
+    ws.nonEmpty = true;
+    setEventTimer(ws, gcTime(ws));
+    addHolds(k, ws, ts);
+    aggregate.add(ws.accumulator, batch.value(idx), batch.payload(idx), batch.volume(idx), ts);
+    machine.root.onElement(ws, env);
+  }
+
+  private void fireConsidered(KeyState k) {
+    for (int i = 0; i < considered.size(); i++) {
+      WindowState ws = considered.get(i);
+      if (machine.root.shouldFire(ws, env)) {
+        emit(k, ws);
+      }
+    }
+    considered.clear();
+  }
+
+  // ---- holds ------------------------------------------------------------------------------
+
+  long outputWatermark(KeyState k) {
+    return Math.min(inputWatermark, k.holdMin);
+  }
+
+  long gcTime(WindowState ws) {
+    return strategy.gcTime(ws.maxTimestamp());
+  }
+
+  private void addHolds(KeyState k, WindowState ws, long ts) {
+    long hold =
+        strategy.timestampCombiner() == TimestampCombiner.END_OF_WINDOW ? ws.maxTimestamp() : ts;
+    if (!addElementHold(k, ws, hold)) {
+      addGcHold(ws, false);
+    }
+  }
+
+  /**
+   * Holds the key's output watermark at {@code hold} unless that is already behind it, or the
+   * window's end is: then no end-of-window firing would come to release it.
+   */
+  boolean addElementHold(KeyState k, WindowState ws, long hold) {
+    if (hold < outputWatermark(k) || ws.maxTimestamp() < inputWatermark) {
+      return false;
+    }
+    ws.elementHold = combineHolds(ws.elementHold, hold);
+    return true;
+  }
+
+  long combineHolds(long a, long b) {
+    if (a == WindowState.NO_HOLD) {
+      return b;
+    }
+    if (b == WindowState.NO_HOLD) {
+      return a;
+    }
+    return strategy.timestampCombiner() == TimestampCombiner.LATEST
+        ? Math.max(a, b)
+        : Math.min(a, b);
+  }
+
+  /**
+   * Holds the output watermark at the window's garbage-collection time, so that a pane with late
+   * data (or an empty closing pane) is not itself dropped as late downstream.
+   */
+  long addGcHold(WindowState ws, boolean paneIsEmpty) {
+    long gc = gcTime(ws);
+    if (gc < inputWatermark) {
+      return WindowState.NO_HOLD;
+    }
+    if (paneIsEmpty && strategy.closingBehavior() == ClosingBehavior.FIRE_IF_NON_EMPTY) {
+      return WindowState.NO_HOLD;
+    }
+    ws.extraHold = Math.min(ws.extraHold, gc);
+    return gc;
+  }
+
+  // ---- firing -----------------------------------------------------------------------------
+
+  private void emit(KeyState k, WindowState ws) {
+    machine.root.onFire(ws, env);
+    boolean finished = machine.isClosed(ws);
+    onTrigger(k, ws, finished);
+    ws.nonEmpty = false;
+    if (finished) {
+      ws.accumulator = null;
+      machine.root.clear(ws, env);
+      ws.clearPaneInfo();
+      ws.lastValue = null;
+      if (merging) {
+        ws.active = false;
+      }
+    } else if (strategy.mode() == AccumulationMode.DISCARDING) {
+      ws.accumulator = aggregate.create();
+    }
+  }
+
+  private void onTrigger(KeyState k, WindowState ws, boolean finished) {
+    long timestamp = Math.min(ws.elementHold, ws.extraHold);
+    if (timestamp == WindowState.NO_HOLD || timestamp > ws.maxTimestamp()) {
+      // No element could hold the watermark, or the hold was for garbage collection.
+      timestamp = ws.maxTimestamp();
+    }
+    ws.elementHold = WindowState.NO_HOLD;
+    ws.extraHold = WindowState.NO_HOLD;
+    if (!finished) {
+      addGcHold(ws, true);
+    }
+    boolean empty = !ws.nonEmpty;
+    if (empty
+        && strategy.closingBehavior() == ClosingBehavior.FIRE_IF_NON_EMPTY
+        && strategy.onTimeBehavior() == OnTimeBehavior.FIRE_IF_NON_EMPTY) {
+      return;
+    }
+    PaneInfo info = nextPaneInfo(k, ws, finished);
+    if (!needToEmit(empty, finished, info.timing())) {
+      return;
+    }
+    Object value = aggregate.extract(ws.accumulator);
+    if (strategy.mode() == AccumulationMode.RETRACTING) {
+      if (ws.lastValue != null) {
+        output.pane(retraction(k, ws));
+      }
+      ws.lastValue = value;
+    }
+    if (!finished) {
+      ws.lastPaneIndex = info.index();
+      ws.lastNonSpeculativeIndex = info.nonSpeculativeIndex();
+      ws.lastTiming = info.timing();
+    }
+    output.pane(
+        new Pane(
+            k.key,
+            ws.window(),
+            value,
+            aggregate.partial(ws.accumulator),
+            timestamp,
+            info,
+            false,
+            -1,
+            finalAt(ws),
+            processingTime,
+            inputWatermark));
+  }
+
+  /** The record that withdraws the window's last pane. */
+  Pane retraction(KeyState k, WindowState ws) {
+    PaneInfo last =
+        new PaneInfo(
+            ws.lastPaneIndex,
+            ws.lastNonSpeculativeIndex,
+            ws.lastTiming,
+            ws.lastPaneIndex == 0,
+            false);
+    return new Pane(
+        k.key,
+        ws.window(),
+        ws.lastValue,
+        null,
+        ws.maxTimestamp(),
+        last,
+        true,
+        ws.lastPaneIndex,
+        finalAt(ws),
+        processingTime,
+        inputWatermark);
+  }
+
+  private long finalAt(WindowState ws) {
+    long gc = gcTime(ws);
+    return gc >= Time.GLOBAL_MAX_TIMESTAMP ? Time.MAX : gc + 1;
+  }
+
+  private PaneInfo nextPaneInfo(KeyState k, WindowState ws, boolean finished) {
+    boolean first = ws.lastPaneIndex < 0;
+    int index = first ? 0 : ws.lastPaneIndex + 1;
+    int nonSpeculative = first ? 0 : ws.lastNonSpeculativeIndex + 1;
+    long max = ws.maxTimestamp();
+    boolean lateForOutput = max < outputWatermark(k);
+    boolean onlyEarlySoFar = ws.lastTiming == null || ws.lastTiming == Timing.EARLY;
+    Timing timing;
+    if (lateForOutput || !onlyEarlySoFar) {
+      timing = Timing.LATE;
+    } else if (inputWatermark <= max) {
+      timing = Timing.EARLY;
+      nonSpeculative = -1;
+    } else {
+      timing = Timing.ON_TIME;
+    }
+    return new PaneInfo(index, nonSpeculative, timing, first, finished);
+  }
+
+  private boolean needToEmit(boolean empty, boolean finished, Timing timing) {
+    return !empty
+        || (timing == Timing.ON_TIME && strategy.onTimeBehavior() == OnTimeBehavior.FIRE_ALWAYS)
+        || (finished && strategy.closingBehavior() == ClosingBehavior.FIRE_ALWAYS);
+  }
+
+  // ---- timers -----------------------------------------------------------------------------
+
+  private void activate(KeyState k, WindowState ws, int s) {
+    if (k.stamp != s) {
+      k.stamp = s;
+      k.clearRound();
+      touchedKeys.add(k);
+    }
+    if (ws.stamp != s) {
+      ws.stamp = s;
+      k.addRoundWindow(ws);
+    }
+  }
+
+  /**
+   * Handles the windows whose timers fired. What happens depends only on the window's state and the
+   * watermarks, not on which timer fired, so a leap past both end and garbage collection of a
+   * window emits its final pane once.
+   */
+  private void runRound(boolean processingTimeRound) {
+    for (KeyState k : touchedKeys) {
+      currentKey = k;
+      long outWm = outputWatermark(k);
+      for (int i = 0; i < k.roundWindowCount; i++) {
+        WindowState ws = k.roundWindows[i];
+        long max = ws.maxTimestamp();
+        long gc = gcTime(ws);
+        if (processingTimeRound && isExpired(max)) {
+          continue;
+        }
+        boolean endOfWindow = inputWatermark > max && outWm <= max;
+        boolean open = ws.active && !machine.isClosed(ws);
+        if (inputWatermark > gc) {
+          if (open) {
+            onTrigger(k, ws, true);
+          }
+          k.remove(ws);
+          ws.eventTimers = 0;
+          ws.processingTimerCount = 0;
+        } else {
+          if (open && machine.root.shouldFire(ws, env)) {
+            emit(k, ws);
+          }
+          if (endOfWindow) {
+            setEventTimer(ws, gc);
+          }
+        }
+      }
+      k.clearRound();
+    }
+    settleTouchedKeys();
+  }
+
+  void setEventTimer(WindowState ws, long time) {
+    byte bit = time == ws.maxTimestamp() ? WindowState.TIMER_AT_END : WindowState.TIMER_AT_GC;
+    if ((ws.eventTimers & bit) != 0) {
+      return;
+    }
+    ws.eventTimers |= bit;
+    eventTimers.push(time, currentKey, ws);
+  }
+
+  private static boolean takeEventTimer(WindowState ws, long time) {
+    byte bit = time == ws.maxTimestamp() ? WindowState.TIMER_AT_END : WindowState.TIMER_AT_GC;
+    if ((ws.eventTimers & bit) == 0) {
+      return false;
+    }
+    ws.eventTimers &= (byte) ~bit;
+    return true;
+  }
+
+  /** Recomputes the output-watermark hold of every touched key and forgets empty keys. */
+  private void settleTouchedKeys() {
+    for (KeyState k : touchedKeys) {
+      long min = WindowState.NO_HOLD;
+      for (int i = 0; i < k.windowCount; i++) {
+        WindowState ws = k.windows[i];
+        min = Math.min(min, Math.min(ws.elementHold, ws.extraHold));
+        if ((ws.eventTimers & WindowState.TIMER_AT_END) != 0) {
+          min = Math.min(min, ws.maxTimestamp());
+        }
+        if ((ws.eventTimers & WindowState.TIMER_AT_GC) != 0) {
+          min = Math.min(min, gcTime(ws));
+        }
+      }
+      k.holdMin = min;
+      if (k.windowCount == 0) {
+        keys.remove(k);
+      }
+    }
+    touchedKeys.clear();
+    currentKey = null;
+  }
+
+  // ---- merging support (used by SessionMerger) --------------------------------------------
+
+  Aggregate<Object> aggregate() {
+    return aggregate;
+  }
+
+  TriggerMachine machine() {
+    return machine;
+  }
+
+  TriggerEnv env() {
+    return env;
+  }
+
+  MergeSources mergeSources() {
+    return mergeSources;
+  }
+
+  long inputWatermarkInternal() {
+    return inputWatermark;
+  }
+
+  private final class Env implements TriggerEnv {
+    @Override
+    public long inputWatermark() {
+      return inputWatermark;
+    }
+
+    @Override
+    public long processingTime() {
+      return processingTime;
+    }
+
+    @Override
+    public boolean isMerging() {
+      return merging;
+    }
+
+    @Override
+    public void setEventTimer(WindowState window, long time) {
+      EventTimeEngine.this.setEventTimer(window, time);
+    }
+
+    @Override
+    public void setProcessingTimer(WindowState window, long time) {
+      if (window.addProcessingTimer(time)) {
+        processingTimers.push(time, currentKey, window);
+      }
+    }
+  }
+
+  static long[] grow(long[] a, int min) {
+    return a.length >= min ? a : Arrays.copyOf(a, Math.max(min, a.length * 2));
+  }
+}

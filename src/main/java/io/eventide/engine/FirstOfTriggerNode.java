@@ -1,0 +1,48 @@
+package io.eventide.engine;
+
+/** afterFirst: fires and finishes as soon as any child fires. */
+final class FirstOfTriggerNode extends TriggerNode {
+  FirstOfTriggerNode(int index, TriggerNode[] children) {
+    super(index, children, -1);
+  }
+
+  @Override
+  void onElement(WindowState w, TriggerEnv env) {
+    for (TriggerNode c : children) {
+      c.onElement(w, env);
+    }
+  }
+
+  @Override
+  void onMerge(WindowState w, MergeSources sources, TriggerEnv env) {
+    boolean anyFinished = false;
+    for (TriggerNode c : children) {
+      c.onMerge(w, sources, env);
+      anyFinished |= c.isFinished(w);
+    }
+    setFinished(w, anyFinished);
+  }
+
+  @Override
+  boolean shouldFire(WindowState w, TriggerEnv env) {
+    for (TriggerNode c : children) {
+      if (c.isFinished(w) || c.shouldFire(w, env)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  void onFire(WindowState w, TriggerEnv env) {
+    for (TriggerNode c : children) {
+      if (c.shouldFire(w, env)) {
+        c.onFire(w, env);
+      } else {
+        // The pane this child was tracking is gone with this firing.
+        c.clear(w, env);
+      }
+    }
+    setFinished(w, true);
+  }
+}

@@ -1,0 +1,84 @@
+package io.eventide.engine;
+
+import java.util.Arrays;
+
+/**
+ * The windows of one key and the key's own output watermark hold. A key has few open windows at a
+ * time, so a small array scanned linearly beats any map.
+ */
+final class KeyState {
+  final String key;
+  WindowState[] windows = new WindowState[2];
+  int windowCount;
+
+  /**
+   * The earliest hold or pending event-time timer over the key's windows, as of the end of the last
+   * batch or timer round that touched the key.
+   */
+  long holdMin = WindowState.NO_HOLD;
+
+  /** Dedupes the key within one batch or timer round. */
+  int stamp;
+
+  /** Indices of this key's elements in the current batch. */
+  int[] batchElements = new int[4];
+
+  int batchElementCount;
+
+  /** Windows activated for this key in the current timer round, in timer order. */
+  WindowState[] roundWindows = new WindowState[2];
+
+  int roundWindowCount;
+
+  KeyState(String key) {
+    this.key = key;
+  }
+
+  WindowState find(long start, long end) {
+    for (int i = 0; i < windowCount; i++) {
+      WindowState w = windows[i];
+      if (w.start == start && w.end == end) {
+        return w;
+      }
+    }
+    return null;
+  }
+
+  WindowState add(WindowState w) {
+    if (windowCount == windows.length) {
+      windows = Arrays.copyOf(windows, windowCount * 2);
+    }
+    windows[windowCount++] = w;
+    return w;
+  }
+
+  void remove(WindowState w) {
+    for (int i = 0; i < windowCount; i++) {
+      if (windows[i] == w) {
+        windows[i] = windows[--windowCount];
+        windows[windowCount] = null;
+        w.removed = true;
+        return;
+      }
+    }
+  }
+
+  void addBatchElement(int index) {
+    if (batchElementCount == batchElements.length) {
+      batchElements = Arrays.copyOf(batchElements, batchElementCount * 2);
+    }
+    batchElements[batchElementCount++] = index;
+  }
+
+  void addRoundWindow(WindowState w) {
+    if (roundWindowCount == roundWindows.length) {
+      roundWindows = Arrays.copyOf(roundWindows, roundWindowCount * 2);
+    }
+    roundWindows[roundWindowCount++] = w;
+  }
+
+  void clearRound() {
+    Arrays.fill(roundWindows, 0, roundWindowCount, null);
+    roundWindowCount = 0;
+  }
+}

@@ -1,0 +1,13 @@
+package io.eventide.engine;
+
+/** Where the engine sends what it produces. Called on the engine's thread, in emission order. */
+public interface PaneOutput {
+  void pane(Pane pane);
+
+  /**
+   * An element of the current batch was not added to {@code window}.
+   *
+   * @param element the element's index in its batch
+   */
+  void dropped(int element, Window window, DropReason reason);
+}

@@ -1,0 +1,50 @@
+package io.eventide.engine;
+
+/** afterEach: runs each child until it finishes, in order; finishes with the last. */
+final class SequenceTriggerNode extends TriggerNode {
+  SequenceTriggerNode(int index, TriggerNode[] children) {
+    super(index, children, -1);
+  }
+
+  @Override
+  void onElement(WindowState w, TriggerEnv env) {
+    if (!env.isMerging()) {
+      firstUnfinishedChild(w).onElement(w, env);
+    } else {
+      // A merge can revive a finished child, so every child keeps its state current.
+      for (TriggerNode c : children) {
+        c.onElement(w, env);
+      }
+    }
+  }
+
+  @Override
+  void onMerge(WindowState w, MergeSources sources, TriggerEnv env) {
+    boolean priorAllFinished = true;
+    for (TriggerNode c : children) {
+      if (priorAllFinished) {
+        c.onMerge(w, sources, env);
+        priorAllFinished &= c.isFinished(w);
+      } else {
+        c.clear(w, env);
+      }
+    }
+    setFinished(w, firstUnfinishedChild(w) == null);
+  }
+
+  @Override
+  boolean shouldFire(WindowState w, TriggerEnv env) {
+    return firstUnfinishedChild(w).shouldFire(w, env);
+  }
+
+  @Override
+  void onFire(WindowState w, TriggerEnv env) {
+    firstUnfinishedChild(w).onFire(w, env);
+    if (env.isMerging()) {
+      for (TriggerNode c : children) {
+        c.clear(w, env);
+      }
+    }
+    setFinished(w, firstUnfinishedChild(w) == null);
+  }
+}

@@ -1,0 +1,129 @@
+package io.eventide.engine;
+
+import io.eventide.engine.aggregate.Aggregate;
+import io.eventide.engine.aggregate.AggregateSpec;
+import io.eventide.engine.aggregate.Aggregates;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Drives an {@link EventTimeEngine} the way a test reads: inject a batch, advance the watermark or
+ * processing time, take the panes. Modelled on Beam's ReduceFnTester and Flink's operator test
+ * harnesses; the default aggregate is {@code collect}, so a pane's value lists its elements.
+ */
+public final class EngineTester {
+  /** The key used when a test does not name one. */
+  public static final String KEY = "k";
+
+  private final ManualClock clock = new ManualClock(0);
+  private final List<Pane> panes = new ArrayList<>();
+  private final List<Dropped> dropped = new ArrayList<>();
+  private final EventTimeEngine engine;
+  private final ElementBatch batch = new ElementBatch(16);
+  private final List<Element> batchElements = new ArrayList<>();
+
+  /** An input element. */
+  public record Element(String key, long timestamp, Object value) {}
+
+  /** An element that did not reach a window. */
+  public record Dropped(Element element, Window window, DropReason reason) {}
+
+  private EngineTester(WindowingStrategy strategy, Aggregate<?> aggregate) {
+    this.engine =
+        new EventTimeEngine(
+            strategy,
+            aggregate,
+            clock,
+            new PaneOutput() {
+              @Override
+              public void pane(Pane pane) {
+                panes.add(pane);
+              }
+
+              @Override
+              public void dropped(int element, Window window, DropReason reason) {
+                dropped.add(new Dropped(batchElements.get(element), window, reason));
+              }
+            });
+  }
+
+  public static EngineTester of(WindowingStrategy strategy) {
+    return of(strategy, "collect");
+  }
+
+  public static EngineTester of(WindowingStrategy strategy, String aggregate) {
+    return new EngineTester(strategy, Aggregates.create(AggregateSpec.of(aggregate)));
+  }
+
+  public static Element el(long timestamp, Object value) {
+    return new Element(KEY, timestamp, value);
+  }
+
+  public static Element el(String key, long timestamp, Object value) {
+    return new Element(key, timestamp, value);
+  }
+
+  /** Injects one batch. */
+  public EngineTester inject(Element... elements) {
+    batch.clear();
+    batchElements.clear();
+    for (Element e : elements) {
+      double number = e.value() instanceof Number n ? n.doubleValue() : Double.NaN;
+      batch.add(e.key(), e.timestamp(), number, e.value(), Double.NaN);
+      batchElements.add(e);
+    }
+    engine.processBatch(batch);
+    return this;
+  }
+
+  /** Injects each element as a batch of its own. */
+  public EngineTester injectEach(Element... elements) {
+    for (Element e : elements) {
+      inject(e);
+    }
+    return this;
+  }
+
+  public EngineTester advanceWatermark(long watermark) {
+    engine.advanceWatermark(watermark);
+    return this;
+  }
+
+  public EngineTester advanceWatermarkToEnd() {
+    return advanceWatermark(Time.MAX);
+  }
+
+  /** Moves processing time to {@code time} and fires the timers strictly before it. */
+  public EngineTester advanceProcessingTime(long time) {
+    clock.set(time);
+    engine.fireProcessingTimers();
+    return this;
+  }
+
+  /** Sets processing time without firing timers, as the moment a following batch arrives. */
+  public EngineTester processingTime(long time) {
+    clock.set(time);
+    return this;
+  }
+
+  /** The panes emitted since the last call. */
+  public List<Pane> takePanes() {
+    List<Pane> out = List.copyOf(panes);
+    panes.clear();
+    return out;
+  }
+
+  public List<Dropped> takeDropped() {
+    List<Dropped> out = List.copyOf(dropped);
+    dropped.clear();
+    return out;
+  }
+
+  public long outputWatermark() {
+    return engine.outputWatermark(KEY);
+  }
+
+  public EventTimeEngine engine() {
+    return engine;
+  }
+}
