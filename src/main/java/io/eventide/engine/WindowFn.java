@@ -5,7 +5,7 @@ package io.eventide.engine;
  * hot path allocates nothing per element.
  */
 public sealed interface WindowFn
-    permits WindowFn.Fixed, WindowFn.Sliding, WindowFn.Session, WindowFn.Global {
+    permits WindowFn.Fixed, WindowFn.Sliding, WindowFn.Session, WindowFn.Global, CalendarWindows {
 
   /** The most windows one element can be assigned to. */
   int maxWindowsPerElement();
