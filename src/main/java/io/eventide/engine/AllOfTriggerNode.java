@@ -44,4 +44,10 @@ final class AllOfTriggerNode extends TriggerNode {
     }
     setFinished(w, true);
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    out.append("afterAll of: ");
+    describeChildren(w, env, out);
+  }
 }

@@ -44,4 +44,9 @@ final class CountTriggerNode extends TriggerNode {
   long count() {
     return count;
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    out.append("afterCount ").append(w.slots[slot]).append(" of ").append(count);
+  }
 }

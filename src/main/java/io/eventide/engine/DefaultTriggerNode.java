@@ -28,4 +28,13 @@ final class DefaultTriggerNode extends TriggerNode {
 
   @Override
   void onFire(WindowState w, TriggerEnv env) {}
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    if (endOfWindowReached(w, env)) {
+      out.append("the watermark has passed the window: every late batch fires a late pane");
+    } else {
+      describeEndOfWindow(w, env, out);
+    }
+  }
 }

@@ -90,4 +90,17 @@ final class EarlyLateTriggerNode extends TriggerNode {
       late.clear(w, env);
     }
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    if (!early.isFinished(w)) {
+      out.append("early firings: ");
+      early.describe(w, env, out);
+      out.append("; ");
+      describeEndOfWindow(w, env, out);
+    } else if (late != null) {
+      out.append("late firings: ");
+      late.describe(w, env, out);
+    }
+  }
 }

@@ -7,11 +7,16 @@ import java.util.Arrays;
  * step of a simulation. Columns avoid an object per element on the hot path.
  */
 public final class ElementBatch {
+  private static final byte NOT_ADDED = 0;
+  private static final byte ADDED = 1;
+  private static final byte ADDED_LATE = 2;
+
   private String[] keys;
   private long[] timestamps;
   private double[] values;
   private Object[] payloads;
   private double[] volumes;
+  private byte[] outcomes;
   private int size;
 
   public ElementBatch(int initialCapacity) {
@@ -21,6 +26,7 @@ public final class ElementBatch {
     values = new double[c];
     payloads = new Object[c];
     volumes = new double[c];
+    outcomes = new byte[c];
   }
 
   /**
@@ -38,12 +44,14 @@ public final class ElementBatch {
       values = Arrays.copyOf(values, c);
       payloads = Arrays.copyOf(payloads, c);
       volumes = Arrays.copyOf(volumes, c);
+      outcomes = Arrays.copyOf(outcomes, c);
     }
     keys[size] = key;
     timestamps[size] = timestamp;
     values[size] = value;
     payloads[size] = payload;
     volumes[size] = volume;
+    outcomes[size] = NOT_ADDED;
     return size++;
   }
 
@@ -76,5 +84,24 @@ public final class ElementBatch {
 
   public double volume(int i) {
     return volumes[i];
+  }
+
+  /** Records that element {@code i} reached a window, late or not; called by the engine. */
+  void markAdded(int i, boolean late) {
+    if (late) {
+      outcomes[i] = ADDED_LATE;
+    } else if (outcomes[i] == NOT_ADDED) {
+      outcomes[i] = ADDED;
+    }
+  }
+
+  /** Whether element {@code i} reached at least one window in the last processing. */
+  public boolean wasAdded(int i) {
+    return outcomes[i] != NOT_ADDED;
+  }
+
+  /** Whether element {@code i} reached a window the watermark had already passed. */
+  public boolean wasLate(int i) {
+    return outcomes[i] == ADDED_LATE;
   }
 }

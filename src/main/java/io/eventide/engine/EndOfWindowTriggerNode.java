@@ -30,4 +30,9 @@ final class EndOfWindowTriggerNode extends TriggerNode {
   void onFire(WindowState w, TriggerEnv env) {
     setFinished(w, true);
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    describeEndOfWindow(w, env, out);
+  }
 }

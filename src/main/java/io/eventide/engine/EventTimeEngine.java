@@ -81,6 +81,51 @@ public final class EventTimeEngine {
     return n;
   }
 
+  /** The open windows of {@code key}, or of every key when it is null, ordered by key and start. */
+  public List<WindowSnapshot> explain(String key) {
+    List<WindowSnapshot> out = new ArrayList<>();
+    if (key != null) {
+      KeyState k = keys.get(key);
+      if (k != null) {
+        explain(k, out);
+      }
+    } else {
+      for (KeyState k : keys.all()) {
+        explain(k, out);
+      }
+    }
+    out.sort(
+        java.util.Comparator.comparing(WindowSnapshot::key).thenComparing(WindowSnapshot::window));
+    return out;
+  }
+
+  private void explain(KeyState k, List<WindowSnapshot> out) {
+    for (int i = 0; i < k.windowCount; i++) {
+      WindowState ws = k.windows[i];
+      boolean closed = machine.isClosed(ws);
+      StringBuilder progress = new StringBuilder();
+      if (closed) {
+        progress
+            .append("finished; later elements are dropped until ")
+            .append(TriggerNode.time(gcTime(ws)));
+      } else {
+        machine.root.describe(ws, env, progress);
+      }
+      out.add(
+          new WindowSnapshot(
+              k.key,
+              ws.window(),
+              ws.elementCount,
+              ws.nonEmpty,
+              ws.lastPaneIndex + 1,
+              closed,
+              progress.toString(),
+              ws.maxTimestamp(),
+              gcTime(ws),
+              inputWatermark));
+    }
+  }
+
   public int keyCount() {
     return keys.size();
   }
@@ -235,6 +280,8 @@ public final class EventTimeEngine {
   void addElement(KeyState k, WindowState ws, ElementBatch batch, int idx) {
     long ts = batch.timestamp(idx);
     ws.nonEmpty = true;
+    ws.elementCount++;
+    batch.markAdded(idx, ws.maxTimestamp() < inputWatermark);
     setEventTimer(ws, gcTime(ws));
     addHolds(k, ws, ts);
     aggregate.add(ws.accumulator, batch.value(idx), batch.payload(idx), batch.volume(idx), ts);

@@ -45,4 +45,10 @@ final class FirstOfTriggerNode extends TriggerNode {
     }
     setFinished(w, true);
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    out.append("afterFirst of: ");
+    describeChildren(w, env, out);
+  }
 }

@@ -21,4 +21,9 @@ final class NeverTriggerNode extends TriggerNode {
   void onFire(WindowState w, TriggerEnv env) {
     throw new IllegalStateException("never fires");
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    out.append("never fires; only a closing pane can come at garbage collection");
+  }
 }

@@ -53,4 +53,19 @@ final class ProcessingTimeTriggerNode extends TriggerNode {
   long delay() {
     return delay;
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    long target = w.slots[slot];
+    if (target == NO_TIME) {
+      out.append("afterProcessingTime ")
+          .append(java.time.Duration.ofMillis(delay))
+          .append(": waiting for the first element of the pane");
+    } else {
+      out.append("processing-time timer at ")
+          .append(time(target))
+          .append("; processing time is ")
+          .append(time(env.processingTime()));
+    }
+  }
 }

@@ -31,4 +31,10 @@ final class RepeatedlyTriggerNode extends TriggerNode {
       repeated.resetTree(w, env);
     }
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    out.append("repeatedly: ");
+    repeated.describe(w, env, out);
+  }
 }

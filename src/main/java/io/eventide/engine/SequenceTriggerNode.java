@@ -47,4 +47,12 @@ final class SequenceTriggerNode extends TriggerNode {
     }
     setFinished(w, firstUnfinishedChild(w) == null);
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    TriggerNode current = firstUnfinishedChild(w);
+    int step = java.util.Arrays.asList(children).indexOf(current) + 1;
+    out.append("afterEach step ").append(step).append(" of ").append(children.length).append(": ");
+    current.describe(w, env, out);
+  }
 }

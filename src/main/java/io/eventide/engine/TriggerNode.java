@@ -41,6 +41,39 @@ abstract class TriggerNode {
 
   abstract void onFire(WindowState w, TriggerEnv env);
 
+  /** Appends this node's progress in words and numbers, for explaining a window. */
+  abstract void describe(WindowState w, TriggerEnv env, StringBuilder out);
+
+  static String time(long t) {
+    if (t >= Time.MAX) {
+      return "the end of time";
+    }
+    if (t <= Time.MIN) {
+      return "the beginning of time";
+    }
+    return java.time.Instant.ofEpochMilli(t).toString();
+  }
+
+  /** "on time when the watermark passes X; the watermark is Y". */
+  static void describeEndOfWindow(WindowState w, TriggerEnv env, StringBuilder out) {
+    out.append("on time when the watermark passes ")
+        .append(time(w.maxTimestamp()))
+        .append("; the watermark is ")
+        .append(time(env.inputWatermark()));
+  }
+
+  final void describeChildren(WindowState w, TriggerEnv env, StringBuilder out) {
+    for (int i = 0; i < children.length; i++) {
+      if (i > 0) {
+        out.append("; ");
+      }
+      children[i].describe(w, env, out);
+      if (children[i].isFinished(w)) {
+        out.append(" (done)");
+      }
+    }
+  }
+
   /** Forgets the pane this node was tracking; finished bits stay. */
   void clear(WindowState w, TriggerEnv env) {
     for (TriggerNode c : children) {

@@ -40,4 +40,11 @@ final class UntilTriggerNode extends TriggerNode {
     }
     setFinished(w, main.isFinished(w) || until.isFinished(w));
   }
+
+  @Override
+  void describe(WindowState w, TriggerEnv env, StringBuilder out) {
+    main.describe(w, env, out);
+    out.append("; finally when ");
+    until.describe(w, env, out);
+  }
 }

@@ -20,6 +20,9 @@ final class WindowState {
   long elementHold = NO_HOLD;
   long extraHold = NO_HOLD;
 
+  /** Elements added to the window so far, for explaining it. */
+  int elementCount;
+
   /** Whether an element arrived since the last pane. */
   boolean nonEmpty;
 

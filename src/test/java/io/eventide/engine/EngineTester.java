@@ -76,6 +76,11 @@ public final class EngineTester {
     return this;
   }
 
+  /** The last batch injected, with the engine's per-element outcomes. */
+  public ElementBatch lastBatch() {
+    return batch;
+  }
+
   /** Injects each element as a batch of its own. */
   public EngineTester injectEach(Element... elements) {
     for (Element e : elements) {

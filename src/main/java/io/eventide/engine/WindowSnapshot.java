@@ -1,0 +1,25 @@
+package io.eventide.engine;
+
+/**
+ * An open window as it stands, for answering "why hasn't my window fired?".
+ *
+ * @param elementCount elements added to the window so far
+ * @param pendingElements whether elements arrived since the last pane
+ * @param nextPaneIndex the index the next pane will have
+ * @param closed whether the trigger has finished (later elements are dropped as closed)
+ * @param trigger the trigger's progress in words and numbers
+ * @param endOfWindow the watermark must pass this for the window to be on time (its max timestamp)
+ * @param gcTime when the watermark passes this the window is closed and its state deleted
+ * @param watermark the input watermark now
+ */
+public record WindowSnapshot(
+    String key,
+    Window window,
+    long elementCount,
+    boolean pendingElements,
+    int nextPaneIndex,
+    boolean closed,
+    String trigger,
+    long endOfWindow,
+    long gcTime,
+    long watermark) {}
