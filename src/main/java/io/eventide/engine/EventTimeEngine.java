@@ -73,6 +73,15 @@ public final class EventTimeEngine {
     return k == null ? inputWatermark : outputWatermark(k);
   }
 
+  /** The lowest output watermark over all keys: how far every key's output has got. */
+  public long outputWatermark() {
+    long min = inputWatermark;
+    for (KeyState k : keys.all()) {
+      min = Math.min(min, outputWatermark(k));
+    }
+    return min;
+  }
+
   public int openWindowCount() {
     int n = 0;
     for (KeyState k : keys.all()) {
