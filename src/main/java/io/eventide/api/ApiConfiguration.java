@@ -1,0 +1,56 @@
+package io.eventide.api;
+
+import io.eventide.simulation.SimulationLimits;
+import io.eventide.simulation.SimulationRequestParser;
+import io.eventide.simulation.Simulator;
+import io.swagger.v3.core.util.Yaml31;
+import io.swagger.v3.oas.models.OpenAPI;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
+
+/** Wires the Spring-free simulation classes and the API description. */
+@Configuration(proxyBeanMethods = false)
+class ApiConfiguration {
+
+  @Bean
+  SimulationLimits simulationLimits() {
+    return SimulationLimits.DEFAULT;
+  }
+
+  @Bean
+  SimulationRequestParser simulationRequestParser(SimulationLimits limits) {
+    return new SimulationRequestParser(limits);
+  }
+
+  @Bean
+  Simulator simulator(SimulationLimits limits) {
+    return new Simulator(limits);
+  }
+
+  /**
+   * Paths and operations of {@code /v3/api-docs} come from the controllers; info, tags and schemas
+   * come from the hand-written openapi.yaml, so that both documents describe the same bodies.
+   */
+  @Bean
+  OpenApiCustomizer contractSchemas() {
+    OpenAPI contract = readContract();
+    return openApi ->
+        openApi
+            .info(contract.getInfo())
+            .tags(contract.getTags())
+            .components(contract.getComponents());
+  }
+
+  private static OpenAPI readContract() {
+    try (InputStream in = new ClassPathResource("openapi.yaml").getInputStream()) {
+      return Yaml31.mapper().readValue(in, OpenAPI.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("openapi.yaml is missing from the classpath or invalid", e);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package io.eventide.api;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+
+/** A request body that is not JSON; the problem names the parser's complaint and where it is. */
+class MalformedJsonException extends ErrorResponseException {
+  MalformedJsonException(JacksonException cause) {
+    super(HttpStatus.BAD_REQUEST, problem(cause), cause);
+  }
+
+  private static ProblemDetail problem(JacksonException cause) {
+    ProblemDetail problem = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
+    problem.setTitle("Malformed JSON");
+    TokenStreamLocation at = cause.getLocation();
+    String message = cause.getOriginalMessage();
+    if (at != null && at.getLineNr() > 0) {
+      problem.setDetail("line " + at.getLineNr() + ", column " + at.getColumnNr() + ": " + message);
+      problem.setProperty("line", at.getLineNr());
+      problem.setProperty("column", at.getColumnNr());
+    } else {
+      problem.setDetail(message);
+    }
+    return problem;
+  }
+}

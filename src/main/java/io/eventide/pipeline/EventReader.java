@@ -1,0 +1,101 @@
+package io.eventide.pipeline;
+
+import io.eventide.engine.aggregate.Aggregate;
+import tools.jackson.core.JsonPointer;
+import tools.jackson.databind.JsonNode;
+
+/** Reads events through the JSON pointers of a pipeline definition. */
+public final class EventReader {
+  private final EventPointers pointers;
+  private final JsonPointer key;
+  private final JsonPointer timestamp;
+  private final JsonPointer value;
+  private final JsonPointer volume;
+  private final JsonPointer id;
+  private final JsonPointer source;
+  private final boolean needsNumber;
+  private final boolean usesPayload;
+
+  /**
+   * @param volume pointer to the volume, or null when the aggregate takes none
+   * @param needsNumber whether the value must be a finite number
+   * @param usesPayload whether the value is passed on as plain Java objects
+   */
+  public EventReader(
+      EventPointers pointers, String volume, boolean needsNumber, boolean usesPayload) {
+    this.pointers = pointers;
+    this.key = JsonPointer.compile(pointers.key());
+    this.timestamp = JsonPointer.compile(pointers.timestamp());
+    this.value = JsonPointer.compile(pointers.value());
+    this.volume = volume == null ? null : JsonPointer.compile(volume);
+    this.id = JsonPointer.compile(pointers.id());
+    this.source = JsonPointer.compile(pointers.source());
+    this.needsNumber = needsNumber;
+    this.usesPayload = usesPayload;
+  }
+
+  public static EventReader of(PipelineDefinition definition, Aggregate<?> aggregate) {
+    return new EventReader(
+        definition.event(),
+        definition.aggregate().volume(),
+        aggregate.needsNumber(),
+        aggregate.usesPayload());
+  }
+
+  public EventReadResult read(JsonNode event) {
+    if (!event.isObject()) {
+      return new InvalidEvent("", "must be a JSON object");
+    }
+    JsonNode keyNode = present(event.at(key));
+    if (keyNode == null) {
+      return new InvalidEvent(pointers.key(), "is required");
+    }
+    if (!keyNode.isString() && !keyNode.isNumber()) {
+      return new InvalidEvent(pointers.key(), "must be a string or a number");
+    }
+    JsonNode timestampNode = present(event.at(timestamp));
+    if (timestampNode == null) {
+      return new InvalidEvent(pointers.timestamp(), "is required");
+    }
+    long time;
+    try {
+      time = Timestamps.parse(timestampNode);
+    } catch (IllegalArgumentException e) {
+      return new InvalidEvent(pointers.timestamp(), e.getMessage());
+    }
+    JsonNode valueNode = present(event.at(value));
+    if (needsNumber && !isFiniteNumber(valueNode)) {
+      return new InvalidEvent(
+          pointers.value(), valueNode == null ? "is required" : "must be a finite number");
+    }
+    JsonNode volumeNode = volume == null ? null : present(event.at(volume));
+    if (volumeNode != null && !isFiniteNumber(volumeNode)) {
+      return new InvalidEvent(volume.toString(), "must be a finite number");
+    }
+    JsonNode idNode = present(event.at(id));
+    if (idNode != null && !idNode.isString() && !idNode.isNumber()) {
+      return new InvalidEvent(pointers.id(), "must be a string or a number");
+    }
+    JsonNode sourceNode = present(event.at(source));
+    if (sourceNode != null && !sourceNode.isString()) {
+      return new InvalidEvent(pointers.source(), "must be a string");
+    }
+    return new Event(
+        keyNode.asString(),
+        time,
+        valueNode != null && valueNode.isNumber() ? valueNode.doubleValue() : Double.NaN,
+        usesPayload && valueNode != null ? PlainValues.fromJson(valueNode) : null,
+        volumeNode == null ? Double.NaN : volumeNode.doubleValue(),
+        idNode == null ? null : idNode.asString(),
+        sourceNode == null ? null : sourceNode.stringValue());
+  }
+
+  /** The node, or null when the pointer found nothing or JSON null. */
+  private static JsonNode present(JsonNode node) {
+    return node.isMissingNode() || node.isNull() ? null : node;
+  }
+
+  private static boolean isFiniteNumber(JsonNode node) {
+    return node != null && node.isNumber() && Double.isFinite(node.doubleValue());
+  }
+}

@@ -1,0 +1,33 @@
+package io.eventide.pipeline;
+
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** Keeps definitions in this process: the default, needing no external service. */
+@Component
+public class InMemoryPipelineRegistry implements PipelineRegistry {
+  private final ConcurrentSkipListMap<String, PipelineDefinition> pipelines =
+      new ConcurrentSkipListMap<>();
+
+  @Override
+  public Mono<PipelineDefinition> find(String name) {
+    return Mono.fromSupplier(() -> pipelines.get(name));
+  }
+
+  @Override
+  public Flux<PipelineDefinition> list() {
+    return Flux.defer(() -> Flux.fromIterable(pipelines.values()));
+  }
+
+  @Override
+  public Mono<Boolean> put(PipelineDefinition definition) {
+    return Mono.fromSupplier(() -> pipelines.put(definition.name(), definition) == null);
+  }
+
+  @Override
+  public Mono<Boolean> delete(String name) {
+    return Mono.fromSupplier(() -> pipelines.remove(name) != null);
+  }
+}

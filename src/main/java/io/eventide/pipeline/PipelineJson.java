@@ -1,0 +1,128 @@
+package io.eventide.pipeline;
+
+import io.eventide.engine.Trigger;
+import io.eventide.engine.aggregate.AggregateSpec;
+import java.time.Duration;
+import java.util.List;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Writes a normalised definition back to JSON, every default spelled out. */
+public final class PipelineJson {
+  private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+  private PipelineJson() {}
+
+  /** The definition followed by its {@code warnings}, as the API returns it. */
+  public static ObjectNode withWarnings(PipelineDefinition d) {
+    ObjectNode json = write(d);
+    ArrayNode warnings = json.putArray("warnings");
+    d.warnings().forEach(warnings::add);
+    return json;
+  }
+
+  public static ObjectNode write(PipelineDefinition d) {
+    ObjectNode json = JSON.objectNode();
+    json.put("name", d.name());
+    json.set("window", window(d.window()));
+    json.set("trigger", trigger(d.trigger()));
+    json.put("accumulation", WireNames.of(d.accumulation()));
+    json.put("allowedLateness", d.allowedLateness().toString());
+    json.put("timestampCombiner", WireNames.of(d.timestampCombiner()));
+    json.put("closingBehavior", WireNames.of(d.closingBehavior()));
+    json.put("onTimeBehavior", WireNames.of(d.onTimeBehavior()));
+    json.set("aggregate", aggregate(d.aggregate()));
+    json.set("event", event(d.event()));
+    json.set("watermark", watermark(d.watermark()));
+    return json;
+  }
+
+  private static ObjectNode window(WindowDefinition w) {
+    ObjectNode json = JSON.objectNode().put("type", w.type());
+    if (w instanceof WindowDefinition.Fixed f) {
+      json.put("size", f.size().toString()).put("offset", f.offset().toString());
+    } else if (w instanceof WindowDefinition.Sliding s) {
+      json.put("size", s.size().toString())
+          .put("period", s.period().toString())
+          .put("offset", s.offset().toString());
+    } else if (w instanceof WindowDefinition.Session s) {
+      json.put("gap", s.gap().toString());
+    }
+    return json;
+  }
+
+  /** A trigger tree in the form {@link TriggerParser} reads, with afterAny written afterFirst. */
+  private static ObjectNode trigger(Trigger t) {
+    ObjectNode json = JSON.objectNode();
+    if (t instanceof Trigger.Default) {
+      json.put("type", "default");
+    } else if (t instanceof Trigger.AfterWatermark w) {
+      json.put("type", "afterWatermark");
+      if (w.early() != null) {
+        json.set("early", trigger(w.early()));
+      }
+      if (w.late() != null) {
+        json.set("late", trigger(w.late()));
+      }
+    } else if (t instanceof Trigger.AfterProcessingTime p) {
+      json.put("type", "afterProcessingTime");
+      json.put("delay", Duration.ofMillis(p.delayMillis()).toString());
+    } else if (t instanceof Trigger.AfterCount c) {
+      json.put("type", "afterCount").put("count", c.count());
+    } else if (t instanceof Trigger.Repeatedly r) {
+      json.put("type", "repeatedly").set("trigger", trigger(r.trigger()));
+    } else if (t instanceof Trigger.AfterEach e) {
+      json.put("type", "afterEach").set("triggers", triggers(e.triggers()));
+    } else if (t instanceof Trigger.AfterFirst f) {
+      json.put("type", "afterFirst").set("triggers", triggers(f.triggers()));
+    } else if (t instanceof Trigger.AfterAll a) {
+      json.put("type", "afterAll").set("triggers", triggers(a.triggers()));
+    } else if (t instanceof Trigger.OrFinally o) {
+      json.put("type", "orFinally");
+      json.set("trigger", trigger(o.trigger()));
+      json.set("until", trigger(o.until()));
+    } else {
+      json.put("type", "never");
+    }
+    return json;
+  }
+
+  private static ArrayNode triggers(List<Trigger> triggers) {
+    ArrayNode array = JSON.arrayNode();
+    triggers.forEach(t -> array.add(trigger(t)));
+    return array;
+  }
+
+  private static ObjectNode aggregate(AggregateDefinition a) {
+    AggregateSpec spec = a.spec();
+    ObjectNode json = JSON.objectNode().put("type", spec.type());
+    if (!spec.fractions().isEmpty()) {
+      ArrayNode fractions = json.putArray("fractions");
+      spec.fractions().forEach(fractions::add);
+    }
+    if (spec.sketchSize() > 0) {
+      json.put("sketchSize", spec.sketchSize());
+    }
+    if (a.volume() != null) {
+      json.put("volume", a.volume());
+    }
+    return json;
+  }
+
+  private static ObjectNode event(EventPointers e) {
+    return JSON.objectNode()
+        .put("key", e.key())
+        .put("timestamp", e.timestamp())
+        .put("value", e.value())
+        .put("id", e.id())
+        .put("source", e.source());
+  }
+
+  private static ObjectNode watermark(WatermarkPolicy w) {
+    return JSON.objectNode()
+        .put("maxOutOfOrderness", w.maxOutOfOrderness().toString())
+        .put("idleTimeout", w.idleTimeout().toString())
+        .put("maxFutureSkew", w.maxFutureSkew().toString());
+  }
+}

@@ -1,0 +1,269 @@
+package io.eventide.pipeline;
+
+import io.eventide.engine.AccumulationMode;
+import io.eventide.engine.ClosingBehavior;
+import io.eventide.engine.OnTimeBehavior;
+import io.eventide.engine.TimestampCombiner;
+import io.eventide.engine.Trigger;
+import io.eventide.engine.aggregate.AggregateSpec;
+import io.eventide.engine.aggregate.Aggregates;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Turns the JSON of a pipeline definition into a {@link PipelineDefinition}, filling in defaults,
+ * or reports every violation it finds, each with the JSON pointer of its field.
+ */
+public final class PipelineParser {
+  /** Beyond this many windows per element a sliding window costs more than it can be worth. */
+  private static final long MAX_WINDOWS_PER_ELEMENT = 1000;
+
+  private final Violations violations;
+
+  private PipelineParser(Violations violations) {
+    this.violations = violations;
+  }
+
+  /**
+   * Parses the body of {@code PUT /pipelines/{name}}: a {@code name} in the body must equal the one
+   * in the URL.
+   *
+   * @throws InvalidInputException listing every violation
+   */
+  public static PipelineDefinition parseNamed(JsonNode body, String name) {
+    Violations violations = new Violations();
+    JsonNode bodyName = body.get("name");
+    if (bodyName != null && bodyName.isString() && !bodyName.stringValue().equals(name)) {
+      violations.add("/name", "must equal the name in the URL ('" + name + "')");
+    }
+    PipelineDefinition definition = parse(body, "", violations, name);
+    violations.throwIfAny();
+    return definition;
+  }
+
+  /**
+   * Parses the definition at {@code path}, adding violations to {@code violations}.
+   *
+   * @param defaultName the name when the definition has none
+   * @return the definition, or null when there were violations
+   */
+  public static PipelineDefinition parse(
+      JsonNode node, String path, Violations violations, String defaultName) {
+    int before = violations.size();
+    PipelineDefinition definition =
+        new PipelineParser(violations).definition(node, path, defaultName);
+    return violations.size() == before ? definition : null;
+  }
+
+  private PipelineDefinition definition(JsonNode node, String path, String defaultName) {
+    JsonFields f = JsonFields.of(node, path, violations);
+    if (f == null) {
+      return null;
+    }
+    String name = f.string("name", defaultName);
+    if (name != null && !PipelineDefinition.NAME.matcher(name).matches()) {
+      f.violation(
+          "name", "must match " + PipelineDefinition.NAME.pattern() + " (got '" + name + "')");
+    }
+    JsonNode windowNode = f.require("window");
+    WindowDefinition window = windowNode == null ? null : window(windowNode, f.pathOf("window"));
+    JsonNode triggerNode = f.get("trigger");
+    Trigger trigger =
+        triggerNode == null
+            ? new Trigger.Default()
+            : new TriggerParser(violations).parse(triggerNode, f.pathOf("trigger"));
+    AccumulationMode accumulation =
+        f.choice("accumulation", AccumulationMode.class, AccumulationMode.DISCARDING);
+    Duration lateness = f.nonNegativeDuration("allowedLateness", Duration.ZERO);
+    TimestampCombiner combiner =
+        f.choice("timestampCombiner", TimestampCombiner.class, TimestampCombiner.END_OF_WINDOW);
+    ClosingBehavior closing =
+        f.choice("closingBehavior", ClosingBehavior.class, ClosingBehavior.FIRE_IF_NON_EMPTY);
+    OnTimeBehavior onTime =
+        f.choice("onTimeBehavior", OnTimeBehavior.class, OnTimeBehavior.FIRE_ALWAYS);
+    JsonNode aggregateNode = f.require("aggregate");
+    AggregateDefinition aggregate =
+        aggregateNode == null ? null : aggregate(aggregateNode, f.pathOf("aggregate"));
+    JsonNode eventNode = f.get("event");
+    EventPointers event =
+        eventNode == null ? EventPointers.DEFAULT : event(eventNode, f.pathOf("event"));
+    JsonNode watermarkNode = f.get("watermark");
+    WatermarkPolicy watermark =
+        watermarkNode == null
+            ? WatermarkPolicy.DEFAULT
+            : watermark(watermarkNode, f.pathOf("watermark"));
+    f.rejectUnknown();
+    return new PipelineDefinition(
+        name,
+        window,
+        trigger,
+        accumulation,
+        lateness,
+        combiner,
+        closing,
+        onTime,
+        aggregate,
+        event,
+        watermark);
+  }
+
+  private WindowDefinition window(JsonNode node, String path) {
+    JsonFields f = JsonFields.of(node, path, violations);
+    if (f == null || f.require("type") == null) {
+      return null;
+    }
+    String type = f.oneOf("type", WindowDefinition.TYPES, null);
+    if (type == null) {
+      return null;
+    }
+    WindowDefinition window =
+        switch (type) {
+          case "fixed" -> fixed(f);
+          case "sliding" -> sliding(f);
+          case "session" -> session(f);
+          case "global" -> new WindowDefinition.Global();
+          default -> throw new IllegalStateException("window type without a reader: " + type);
+        };
+    f.rejectUnknown();
+    return window;
+  }
+
+  private WindowDefinition fixed(JsonFields f) {
+    Duration size = f.positiveDuration("size", null);
+    Duration offset = f.nonNegativeDuration("offset", Duration.ZERO);
+    if (size == null || offset == null) {
+      return null;
+    }
+    if (offset.compareTo(size) >= 0) {
+      f.violation("offset", "must be less than size (" + size + ")");
+      return null;
+    }
+    return new WindowDefinition.Fixed(size, offset);
+  }
+
+  private WindowDefinition sliding(JsonFields f) {
+    Duration size = f.positiveDuration("size", null);
+    Duration period = f.positiveDuration("period", null);
+    Duration offset = f.nonNegativeDuration("offset", Duration.ZERO);
+    if (size == null || period == null || offset == null) {
+      return null;
+    }
+    boolean valid = true;
+    if (period.compareTo(size) > 0) {
+      f.violation("period", "must not exceed size (" + size + ")");
+      valid = false;
+    } else {
+      long windows = (size.toMillis() + period.toMillis() - 1) / period.toMillis();
+      if (windows > MAX_WINDOWS_PER_ELEMENT) {
+        f.violation(
+            "period",
+            "must be at least size / "
+                + MAX_WINDOWS_PER_ELEMENT
+                + ": each element would fall into "
+                + windows
+                + " windows");
+        valid = false;
+      }
+    }
+    if (offset.compareTo(period) >= 0) {
+      f.violation("offset", "must be less than period (" + period + ")");
+      valid = false;
+    }
+    return valid ? new WindowDefinition.Sliding(size, period, offset) : null;
+  }
+
+  private WindowDefinition session(JsonFields f) {
+    Duration gap = f.positiveDuration("gap", null);
+    return gap == null ? null : new WindowDefinition.Session(gap);
+  }
+
+  private AggregateDefinition aggregate(JsonNode node, String path) {
+    JsonFields f = JsonFields.of(node, path, violations);
+    if (f == null || f.require("type") == null) {
+      return null;
+    }
+    String type = f.oneOf("type", Aggregates.TYPES, null);
+    if (type == null) {
+      return null;
+    }
+    int before = violations.size();
+    List<Double> fractions = type.equals("quantiles") ? fractions(f) : List.of();
+    Long sketchSize =
+        switch (type) {
+          case "distinctCount" -> f.integer("sketchSize", 0L, 4, 21);
+          case "quantiles" -> f.integer("sketchSize", 0L, 8, 65_535);
+          default -> 0L;
+        };
+    String volume = type.equals("ohlc") ? f.pointer("volume", null) : null;
+    f.rejectUnknown();
+    if (violations.size() > before) {
+      return null;
+    }
+    AggregateSpec spec = new AggregateSpec(type, fractions, sketchSize.intValue());
+    // The aggregates have the last word on their settings: should their rules and the checks
+    // above ever differ, the definition is refused here rather than failing at run time.
+    try {
+      Aggregates.create(spec);
+    } catch (IllegalArgumentException e) {
+      violations.add(path, e.getMessage());
+      return null;
+    }
+    return new AggregateDefinition(spec, volume);
+  }
+
+  private List<Double> fractions(JsonFields f) {
+    JsonNode array = f.get("fractions");
+    if (array == null) {
+      return List.of();
+    }
+    String path = f.pathOf("fractions");
+    if (!array.isArray() || array.isEmpty()) {
+      violations.add(path, "must be a non-empty array of numbers between 0 and 1");
+      return List.of();
+    }
+    List<Double> fractions = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      JsonNode fraction = array.get(i);
+      if (!fraction.isNumber() || fraction.doubleValue() < 0 || fraction.doubleValue() > 1) {
+        violations.add(Violations.child(path, i), "must be a number between 0 and 1");
+      } else {
+        fractions.add(fraction.doubleValue());
+      }
+    }
+    return fractions;
+  }
+
+  private EventPointers event(JsonNode node, String path) {
+    JsonFields f = JsonFields.of(node, path, violations);
+    if (f == null) {
+      return null;
+    }
+    EventPointers d = EventPointers.DEFAULT;
+    EventPointers event =
+        new EventPointers(
+            f.pointer("key", d.key()),
+            f.pointer("timestamp", d.timestamp()),
+            f.pointer("value", d.value()),
+            f.pointer("id", d.id()),
+            f.pointer("source", d.source()));
+    f.rejectUnknown();
+    return event;
+  }
+
+  private WatermarkPolicy watermark(JsonNode node, String path) {
+    JsonFields f = JsonFields.of(node, path, violations);
+    if (f == null) {
+      return null;
+    }
+    WatermarkPolicy d = WatermarkPolicy.DEFAULT;
+    WatermarkPolicy watermark =
+        new WatermarkPolicy(
+            f.nonNegativeDuration("maxOutOfOrderness", d.maxOutOfOrderness()),
+            f.positiveDuration("idleTimeout", d.idleTimeout()),
+            f.nonNegativeDuration("maxFutureSkew", d.maxFutureSkew()));
+    f.rejectUnknown();
+    return watermark;
+  }
+}

@@ -1,0 +1,17 @@
+package io.eventide.pipeline;
+
+import java.time.Duration;
+
+/**
+ * How live sources derive their watermarks (not used by {@code /simulate}, whose steps set the
+ * watermark explicitly).
+ *
+ * @param maxOutOfOrderness how far behind the latest event time a source's watermark trails
+ * @param idleTimeout after how long without events a source no longer holds the watermark back
+ * @param maxFutureSkew how far ahead of the wall clock an event may claim to be
+ */
+public record WatermarkPolicy(
+    Duration maxOutOfOrderness, Duration idleTimeout, Duration maxFutureSkew) {
+  public static final WatermarkPolicy DEFAULT =
+      new WatermarkPolicy(Duration.ZERO, Duration.ofMinutes(1), Duration.ofMinutes(10));
+}

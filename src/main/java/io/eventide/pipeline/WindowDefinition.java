@@ -1,0 +1,66 @@
+package io.eventide.pipeline;
+
+import io.eventide.engine.WindowFn;
+import java.time.Duration;
+import java.util.List;
+
+/** The window function of a pipeline, with durations as written (normalised to ISO-8601). */
+public sealed interface WindowDefinition {
+  List<String> TYPES = List.of("fixed", "sliding", "session", "global");
+
+  String type();
+
+  WindowFn windowFn();
+
+  /** Windows of {@code size} whose boundaries sit at {@code offset} after each multiple of size. */
+  record Fixed(Duration size, Duration offset) implements WindowDefinition {
+    @Override
+    public String type() {
+      return "fixed";
+    }
+
+    @Override
+    public WindowFn windowFn() {
+      return new WindowFn.Fixed(size.toMillis(), offset.toMillis());
+    }
+  }
+
+  /** Windows of {@code size} starting every {@code period}, shifted by {@code offset}. */
+  record Sliding(Duration size, Duration period, Duration offset) implements WindowDefinition {
+    @Override
+    public String type() {
+      return "sliding";
+    }
+
+    @Override
+    public WindowFn windowFn() {
+      return new WindowFn.Sliding(size.toMillis(), period.toMillis(), offset.toMillis());
+    }
+  }
+
+  /** Per-key sessions that close after {@code gap} without elements. */
+  record Session(Duration gap) implements WindowDefinition {
+    @Override
+    public String type() {
+      return "session";
+    }
+
+    @Override
+    public WindowFn windowFn() {
+      return new WindowFn.Session(gap.toMillis());
+    }
+  }
+
+  /** One window over all time. */
+  record Global() implements WindowDefinition {
+    @Override
+    public String type() {
+      return "global";
+    }
+
+    @Override
+    public WindowFn windowFn() {
+      return new WindowFn.Global();
+    }
+  }
+}

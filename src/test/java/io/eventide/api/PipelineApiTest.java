@@ -1,0 +1,264 @@
+package io.eventide.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@AutoConfigureWebTestClient
+class PipelineApiTest {
+  private static final String CLICKS =
+      """
+      {"window": {"type": "fixed", "size": "1m"}, "aggregate": {"type": "sum"}}
+      """;
+
+  @Autowired WebTestClient client;
+
+  private WebTestClient.ResponseSpec put(String name, String body) {
+    return client
+        .put()
+        .uri("/pipelines/{name}", name)
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(body)
+        .exchange();
+  }
+
+  @Test
+  void createsThenReplacesThenReadsThenDeletes() {
+    put("crud", CLICKS)
+        .expectStatus()
+        .isCreated()
+        .expectHeader()
+        .location("/pipelines/crud")
+        .expectBody()
+        .jsonPath("$.name")
+        .isEqualTo("crud")
+        .jsonPath("$.window.size")
+        .isEqualTo("PT1M")
+        .jsonPath("$.trigger.type")
+        .isEqualTo("default")
+        .jsonPath("$.warnings")
+        .isEmpty();
+
+    put("crud", CLICKS.replace("1m", "5m").replace("{\"window\"", "{\"name\":\"crud\",\"window\""))
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.window.size")
+        .isEqualTo("PT5M");
+
+    client
+        .get()
+        .uri("/pipelines/crud")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.window.size")
+        .isEqualTo("PT5M")
+        .jsonPath("$.accumulation")
+        .isEqualTo("discarding");
+
+    client
+        .get()
+        .uri("/pipelines")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$[?(@.name == 'crud')].window.size")
+        .isEqualTo("PT5M");
+
+    client.delete().uri("/pipelines/crud").exchange().expectStatus().isNoContent();
+    client
+        .get()
+        .uri("/pipelines/crud")
+        .exchange()
+        .expectStatus()
+        .isNotFound()
+        .expectHeader()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .expectBody()
+        .jsonPath("$.status")
+        .isEqualTo(404)
+        .jsonPath("$.detail")
+        .isEqualTo("No pipeline named 'crud'");
+    client
+        .delete()
+        .uri("/pipelines/crud")
+        .exchange()
+        .expectStatus()
+        .isNotFound()
+        .expectHeader()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+  }
+
+  @Test
+  void returnsWarnings() {
+    put(
+            "warned",
+            """
+            {"window": {"type": "fixed", "size": "1m"}, "aggregate": {"type": "mean"},
+             "trigger": {"type": "afterCount", "count": 2}}
+            """)
+        .expectStatus()
+        .isCreated()
+        .expectBody()
+        .jsonPath("$.warnings.length()")
+        .isEqualTo(2)
+        .jsonPath("$.trigger.count")
+        .isEqualTo(2);
+  }
+
+  @Test
+  void reportsEveryViolationAsProblemDetails() {
+    put(
+            "invalid",
+            """
+            {"name": "other", "window": {"type": "fixed", "size": "0s"},
+             "trigger": {"type": "afterWatermark", "early": {"type": "afterCount", "count": 0}},
+             "aggregate": {"type": "nope"}, "colour": "red"}
+            """)
+        .expectStatus()
+        .isBadRequest()
+        .expectHeader()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .expectBody()
+        .jsonPath("$.status")
+        .isEqualTo(400)
+        .jsonPath("$.title")
+        .isEqualTo("Invalid request")
+        .jsonPath("$.instance")
+        .isEqualTo("/pipelines/invalid")
+        .jsonPath("$.errors.length()")
+        .isEqualTo(5)
+        .jsonPath("$.errors[0].path")
+        .isEqualTo("/name")
+        .jsonPath("$.errors[1].path")
+        .isEqualTo("/window/size")
+        .jsonPath("$.errors[1].reason")
+        .isEqualTo("must be positive")
+        .jsonPath("$.errors[2].path")
+        .isEqualTo("/trigger/early/count")
+        .jsonPath("$.errors[2].reason")
+        .isEqualTo("must be at least 1")
+        .jsonPath("$.errors[3].path")
+        .isEqualTo("/aggregate/type")
+        .jsonPath("$.errors[4].path")
+        .isEqualTo("/colour")
+        .jsonPath("$.errors[4].reason")
+        .isEqualTo("unknown field");
+  }
+
+  @Test
+  void refusesAnInvalidNameInTheUrl() {
+    put("bad name!", CLICKS)
+        .expectStatus()
+        .isBadRequest()
+        .expectBody()
+        .jsonPath("$.errors[0].path")
+        .isEqualTo("/name");
+  }
+
+  @Test
+  void reportsMalformedJsonWithItsPosition() {
+    put("broken", "{\"window\": {\"type\": \"fixed\",\n  \"size\": }")
+        .expectStatus()
+        .isBadRequest()
+        .expectHeader()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .expectBody()
+        .jsonPath("$.title")
+        .isEqualTo("Malformed JSON")
+        .jsonPath("$.line")
+        .isEqualTo(2)
+        .jsonPath("$.column")
+        .isEqualTo(11)
+        .jsonPath("$.detail")
+        .value(String.class, detail -> assertThat(detail).startsWith("line 2, column 11: "));
+  }
+
+  @Test
+  void refusesDuplicateKeysAndTrailingContent() {
+    put("twice", "{\"window\": {}, \"window\": {}}")
+        .expectStatus()
+        .isBadRequest()
+        .expectBody()
+        .jsonPath("$.detail")
+        .value(String.class, detail -> assertThat(detail).contains("Duplicate"));
+    put("trailing", CLICKS + " {}").expectStatus().isBadRequest();
+  }
+
+  @Test
+  void refusesOtherMediaTypes() {
+    client
+        .put()
+        .uri("/pipelines/text")
+        .contentType(MediaType.TEXT_PLAIN)
+        .bodyValue(CLICKS)
+        .exchange()
+        .expectStatus()
+        .isEqualTo(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
+        .expectHeader()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+  }
+
+  @Test
+  void refusesAMissingBody() {
+    client
+        .put()
+        .uri("/pipelines/empty")
+        .contentType(MediaType.APPLICATION_JSON)
+        .exchange()
+        .expectStatus()
+        .isBadRequest()
+        .expectHeader()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+  }
+
+  @Test
+  void aFailedReplacementLeavesTheDefinitionUnchanged() {
+    put("kept", CLICKS).expectStatus().isCreated();
+    put("kept", CLICKS.replace("1m", "-1m")).expectStatus().isBadRequest();
+    put("kept", "{").expectStatus().isBadRequest();
+    client
+        .get()
+        .uri("/pipelines/kept")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.window.size")
+        .isEqualTo("PT1M");
+  }
+
+  @Test
+  void describesTheApi() {
+    client
+        .get()
+        .uri("/v3/api-docs")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.paths['/pipelines/{name}'].put.operationId")
+        .isEqualTo("putPipeline")
+        .jsonPath("$.paths['/pipelines'].get.operationId")
+        .isEqualTo("listPipelines")
+        .jsonPath("$.paths['/simulate'].post.operationId")
+        .isEqualTo("simulate")
+        .jsonPath(
+            "$.paths['/simulate'].post.requestBody.content['application/json'].schema['$ref']")
+        .isEqualTo("#/components/schemas/SimulateRequest")
+        .jsonPath("$.components.schemas.PaneRecord.properties.partial.description")
+        .value(String.class, d -> assertThat(d).endsWith("absent otherwise"))
+        .jsonPath("$.components.schemas.JsonNode")
+        .doesNotExist();
+  }
+}

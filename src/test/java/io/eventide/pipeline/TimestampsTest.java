@@ -1,0 +1,71 @@
+package io.eventide.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eventide.engine.Time;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class TimestampsTest {
+  private static JsonNode json(String text) {
+    return JsonMapper.shared().readTree(text);
+  }
+
+  @Test
+  void formatsUtcWithMilliseconds() {
+    assertThat(Timestamps.format(10)).isEqualTo("1970-01-01T00:00:00.010Z");
+    assertThat(Timestamps.format(0)).isEqualTo("1970-01-01T00:00:00.000Z");
+    assertThat(Timestamps.format(-1)).isEqualTo("1969-12-31T23:59:59.999Z");
+    assertThat(Timestamps.format(1_714_564_800_000L)).isEqualTo("2024-05-01T12:00:00.000Z");
+  }
+
+  @Test
+  void showsTheBoundsOfTimeAsInfinity() {
+    assertThat(Timestamps.formatWatermark(Time.MAX)).isEqualTo("+inf");
+    assertThat(Timestamps.formatWatermark(Time.MIN)).isEqualTo("-inf");
+    assertThat(Timestamps.formatWatermark(60_000)).isEqualTo("1970-01-01T00:01:00.000Z");
+  }
+
+  @Test
+  void parsesEpochMillisAndIso() {
+    assertThat(Timestamps.parse(json("1500"))).isEqualTo(1500);
+    assertThat(Timestamps.parse(json("-5"))).isEqualTo(-5);
+    assertThat(Timestamps.parse(json("1500.0"))).isEqualTo(1500);
+    assertThat(Timestamps.parse(json("\"1970-01-01T00:00:01.500Z\""))).isEqualTo(1500);
+    assertThat(Timestamps.parse(json("\"1970-01-01T01:00:01.5+01:00\""))).isEqualTo(1500);
+    assertThat(Timestamps.parse(json("\"2024-05-01T12:00:00Z\""))).isEqualTo(1_714_564_800_000L);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "1.5",
+        "true",
+        "{}",
+        "\"yesterday\"",
+        "\"2024-05-01T12:00:00\"",
+        "\"2024-05-01\"",
+        "\"+inf\""
+      })
+  void refusesOtherValues(String text) {
+    assertThatThrownBy(() -> Timestamps.parse(json(text)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("epoch milliseconds or an ISO-8601 timestamp");
+  }
+
+  @Test
+  void refusesTimesBeyondTheEndOfTime() {
+    assertThatThrownBy(() -> Timestamps.parse(json("9223372036854775807")))
+        .hasMessageContaining("end of time");
+  }
+
+  @Test
+  void readsPlusInfinityOnlyAsAWatermark() {
+    assertThat(Timestamps.parseWatermark(json("\"+inf\""))).isEqualTo(Time.MAX);
+    assertThat(Timestamps.parseWatermark(json("25"))).isEqualTo(25);
+  }
+}

@@ -1,0 +1,57 @@
+package io.eventide.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.eventide.pipeline.InvalidInputException;
+import io.eventide.pipeline.Violation;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+class SimulatorTest {
+  private static final SimulationLimits LIMITS = new SimulationLimits(10, 10, 2);
+
+  private static SimulationResult run(String body) {
+    SimulationRequest request =
+        new SimulationRequestParser(LIMITS)
+            .parse(JsonMapper.shared().readTree(body.replace('\'', '"')));
+    return new Simulator(LIMITS).run(request);
+  }
+
+  private static final String EVERY_ELEMENT =
+      "{'pipeline':{'window':{'type':'fixed','size':'1m'},'aggregate':{'type':'count'},"
+          + "'trigger':{'type':'repeatedly','trigger':{'type':'afterCount','count':1}}},"
+          + "'steps':[{'events':[%s]}]}";
+
+  @Test
+  void stopsAtTheOutputLimitNamingTheStep() {
+    InvalidInputException e =
+        catchThrowableOfType(
+            InvalidInputException.class,
+            () ->
+                run(
+                    EVERY_ELEMENT.formatted(
+                        "{'key':'a','timestamp':1},{'key':'b','timestamp':1},"
+                            + "{'key':'c','timestamp':1}")));
+    assertThat(e.violations())
+        .containsExactly(
+            new Violation(
+                "/steps/0",
+                "the simulation would produce more than 2 panes by this step; split it into"
+                    + " smaller simulations"));
+  }
+
+  @Test
+  void producesUpToTheLimit() {
+    assertThat(
+            run(EVERY_ELEMENT.formatted("{'key':'a','timestamp':1},{'key':'b','timestamp':1}"))
+                .outputs())
+        .hasSize(2);
+  }
+
+  @Test
+  void isDeterministic() {
+    String body = EVERY_ELEMENT.formatted("{'key':'a','timestamp':1},{'key':'b','timestamp':2}");
+    assertThat(run(body).toJson()).isEqualTo(run(body).toJson());
+  }
+}
