@@ -12,6 +12,17 @@ class MalformedJsonException extends ErrorResponseException {
     super(HttpStatus.BAD_REQUEST, problem(cause), cause);
   }
 
+  /** A body that parses but is not the JSON expected, e.g. a number where events belong. */
+  MalformedJsonException(String detail) {
+    super(HttpStatus.BAD_REQUEST, problem(detail), null);
+  }
+
+  private static ProblemDetail problem(String detail) {
+    ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
+    problem.setTitle("Malformed JSON");
+    return problem;
+  }
+
   private static ProblemDetail problem(JacksonException cause) {
     ProblemDetail problem = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
     problem.setTitle("Malformed JSON");

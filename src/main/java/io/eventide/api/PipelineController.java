@@ -4,7 +4,9 @@ import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineJson;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.runtime.PipelineLifecycle;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -19,6 +21,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
 import reactor.core.publisher.Mono;
@@ -32,10 +35,13 @@ import tools.jackson.databind.node.JsonNodeFactory;
 @Tag(name = "pipelines")
 class PipelineController {
   private final PipelineRegistry registry;
+  private final PipelineLifecycle lifecycle;
   private final RequestJson requestJson;
 
-  PipelineController(PipelineRegistry registry, RequestJson requestJson) {
+  PipelineController(
+      PipelineRegistry registry, PipelineLifecycle lifecycle, RequestJson requestJson) {
     this.registry = registry;
+    this.lifecycle = lifecycle;
     this.requestJson = requestJson;
   }
 
@@ -63,11 +69,17 @@ class PipelineController {
       content = @Content(schema = @Schema(ref = ApiDocs.PIPELINE)))
   @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
   @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
-  Mono<ResponseEntity<JsonNode>> put(@PathVariable String name, @RequestBody String body) {
+  @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+  Mono<ResponseEntity<JsonNode>> put(
+      @PathVariable String name,
+      @Parameter(description = "Drop the running state when the change needs it")
+          @RequestParam(defaultValue = "false")
+          boolean reset,
+      @RequestBody String body) {
     PipelineDefinition definition = PipelineParser.parseNamed(requestJson.parse(body), name);
     JsonNode json = PipelineJson.withWarnings(definition);
-    return registry
-        .put(definition)
+    return lifecycle
+        .define(definition, reset)
         .map(
             created ->
                 created
@@ -108,7 +120,7 @@ class PipelineController {
   @ApiResponse(responseCode = "204", description = "Deleted")
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<ResponseEntity<Void>> delete(@PathVariable String name) {
-    return registry
+    return lifecycle
         .delete(name)
         .flatMap(
             found ->

@@ -2,6 +2,7 @@ package io.eventide.api;
 
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
+import io.eventide.runtime.RedefinitionConflictException;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -29,6 +30,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     problem.setTitle("Invalid request");
     problem.setProperty("errors", violations);
     return ResponseEntity.badRequest().body(problem);
+  }
+
+  @ExceptionHandler(RedefinitionConflictException.class)
+  ResponseEntity<ProblemDetail> conflict(RedefinitionConflictException e) {
+    ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+    problem.setTitle("Redefinition would invalidate running state");
+    problem.setProperty("pipeline", e.pipeline());
+    return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
   }
 
   private static String describe(Violation v) {

@@ -70,6 +70,18 @@ public final class JsonFields {
     return value.stringValue();
   }
 
+  public boolean bool(String field, boolean fallback) {
+    JsonNode value = get(field);
+    if (value == null) {
+      return fallback;
+    }
+    if (!value.isBoolean()) {
+      violation(field, "must be true or false");
+      return fallback;
+    }
+    return value.booleanValue();
+  }
+
   /** One of {@code allowed}, or null with a violation listing them. */
   public String oneOf(String field, List<String> allowed, String fallback) {
     String value = string(field, fallback);

@@ -123,6 +123,7 @@ public final class PipelineJson {
     return JSON.objectNode()
         .put("maxOutOfOrderness", w.maxOutOfOrderness().toString())
         .put("idleTimeout", w.idleTimeout().toString())
-        .put("maxFutureSkew", w.maxFutureSkew().toString());
+        .put("maxFutureSkew", w.maxFutureSkew().toString())
+        .put("idleAdvance", w.idleAdvance());
   }
 }

@@ -262,7 +262,8 @@ public final class PipelineParser {
         new WatermarkPolicy(
             f.nonNegativeDuration("maxOutOfOrderness", d.maxOutOfOrderness()),
             f.positiveDuration("idleTimeout", d.idleTimeout()),
-            f.nonNegativeDuration("maxFutureSkew", d.maxFutureSkew()));
+            f.nonNegativeDuration("maxFutureSkew", d.maxFutureSkew()),
+            f.bool("idleAdvance", d.idleAdvance()));
     f.rejectUnknown();
     return watermark;
   }

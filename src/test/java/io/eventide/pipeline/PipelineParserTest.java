@@ -84,7 +84,7 @@ class PipelineParserTest {
                    'event':{'key':'/key','timestamp':'/timestamp','value':'/value','id':'/id',
                             'source':'/source'},
                    'watermark':{'maxOutOfOrderness':'PT0S','idleTimeout':'PT1M',
-                                'maxFutureSkew':'PT10M'},
+                                'maxFutureSkew':'PT10M','idleAdvance':false},
                    'warnings':[]}
                   """));
     }
@@ -117,7 +117,7 @@ class PipelineParserTest {
               + "'aggregate':{'type':'quantiles','fractions':[0.5,0.99],'sketchSize':200},"
               + "'event':{'key':'/user','timestamp':'/at','value':'/ms','id':'/eid','source':'/s'},"
               + "'watermark':{'maxOutOfOrderness':'PT5S','idleTimeout':'PT2M',"
-              + "'maxFutureSkew':'PT1M'}}";
+              + "'maxFutureSkew':'PT1M','idleAdvance':false}}";
       PipelineDefinition d = parse(full);
       // Compared as text: the tree holds counts as longs where the parser read ints.
       assertThat(PipelineJson.write(d).toString()).isEqualTo(json(full).toString());

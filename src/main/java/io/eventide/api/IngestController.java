@@ -1,0 +1,266 @@
+package io.eventide.api;
+
+import io.eventide.config.IngestProperties;
+import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.pipeline.Timestamps;
+import io.eventide.runtime.IngestResult;
+import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.PipelineRuntimes;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.StringDecoder;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Takes events and explicit watermarks from producers. */
+@RestController
+@RequestMapping(path = "/pipelines", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "ingestion", description = "Events and watermarks from producers")
+class IngestController {
+  static final String NDJSON = "application/x-ndjson";
+
+  private final PipelineRegistry registry;
+  private final PipelineRuntimes runtimes;
+  private final RequestJson requestJson;
+  private final IngestProperties properties;
+  private final StringDecoder lines = StringDecoder.textPlainOnly(List.of("\n"), true);
+
+  IngestController(
+      PipelineRegistry registry,
+      PipelineRuntimes runtimes,
+      RequestJson requestJson,
+      IngestProperties properties) {
+    this.registry = registry;
+    this.runtimes = runtimes;
+    this.requestJson = requestJson;
+    this.properties = properties;
+  }
+
+  @PostMapping(
+      path = "/{name}/events",
+      consumes = {MediaType.APPLICATION_JSON_VALUE, NDJSON})
+  @Operation(
+      operationId = "postEvents",
+      summary = "Send events",
+      description =
+          "One JSON event, a JSON array of events, or NDJSON (one event per line, streamed and"
+              + " applied in batches). Answers once the batch's effect is applied. Invalid events"
+              + " never fail the batch: they go to the dead letters with the reason and path.",
+      requestBody =
+          @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              required = true,
+              content = {
+                @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE,
+                    schema = @Schema(ref = ApiDocs.EVENT_BODY)),
+                @Content(mediaType = NDJSON, schema = @Schema(type = "string"))
+              }))
+  @ApiResponse(
+      responseCode = "202",
+      description = "Applied",
+      content = @Content(schema = @Schema(ref = ApiDocs.INGEST_RESULT)))
+  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+  @ApiResponse(responseCode = "413", ref = ApiDocs.PAYLOAD_TOO_LARGE)
+  Mono<ResponseEntity<JsonNode>> events(@PathVariable String name, ServerHttpRequest request) {
+    long limit = properties.maxBodySize().toBytes();
+    long declared = request.getHeaders().getContentLength();
+    if (declared > limit) {
+      return Mono.error(
+          new PayloadTooLargeException(
+              limit, "the body is " + declared + " bytes; nothing applied"));
+    }
+    boolean ndjson =
+        NDJSON.equals(
+            request.getHeaders().getContentType() == null
+                ? null
+                : request.getHeaders().getContentType().getType()
+                    + "/"
+                    + request.getHeaders().getContentType().getSubtype());
+    return registry
+        .find(name)
+        .switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)))
+        .map(runtimes::runtimeOf)
+        .flatMap(
+            runtime ->
+                ndjson
+                    ? ingestNdjson(runtime, request.getBody(), limit)
+                    : ingestJson(runtime, request.getBody(), limit))
+        .map(result -> ResponseEntity.status(HttpStatus.ACCEPTED).body(toJson(result)));
+  }
+
+  private Mono<IngestResult> ingestJson(
+      PipelineRuntime runtime, Flux<DataBuffer> body, long limit) {
+    return DataBufferUtils.join(body, (int) Math.min(limit, Integer.MAX_VALUE))
+        .onErrorMap(
+            DataBufferLimitException.class,
+            e -> new PayloadTooLargeException(limit, "the body exceeds the limit; nothing applied"))
+        .map(
+            buffer -> {
+              try {
+                return buffer.toString(StandardCharsets.UTF_8);
+              } finally {
+                DataBufferUtils.release(buffer);
+              }
+            })
+        .defaultIfEmpty("")
+        .flatMap(
+            text -> {
+              JsonNode root = requestJson.parse(text);
+              List<JsonNode> events = new ArrayList<>();
+              if (root.isArray()) {
+                root.forEach(events::add);
+              } else if (root.isObject()) {
+                events.add(root);
+              } else {
+                return Mono.error(
+                    new MalformedJsonException("the body must be an event or an array of events"));
+              }
+              return Mono.fromFuture(() -> runtime.ingest(events));
+            });
+  }
+
+  /**
+   * NDJSON is applied in batches as it streams in, so a large upload is never held whole. Past the
+   * size limit the stream is cut with a 413 that says how much had been applied.
+   */
+  private Mono<IngestResult> ingestNdjson(
+      PipelineRuntime runtime, Flux<DataBuffer> body, long limit) {
+    AtomicLong bytes = new AtomicLong();
+    Flux<DataBuffer> counted =
+        body.doOnNext(
+            b -> {
+              if (bytes.addAndGet(b.readableByteCount()) > limit) {
+                DataBufferUtils.release(b);
+                throw new PayloadTooLargeException(
+                    limit, "the NDJSON stream exceeds the limit; it was cut there");
+              }
+            });
+    AtomicLong batches = new AtomicLong();
+    return lines
+        .decode(counted, ResolvableType.forClass(String.class), null, null)
+        .filter(line -> !line.isBlank())
+        .buffer(properties.ndjsonBatchEvents())
+        .concatMap(
+            batch -> {
+              List<JsonNode> events = new ArrayList<>(batch.size());
+              List<String> unreadable = new ArrayList<>();
+              for (String line : batch) {
+                try {
+                  events.add(requestJson.parse(line));
+                } catch (MalformedJsonException e) {
+                  unreadable.add(line);
+                }
+              }
+              if (batches.getAndIncrement() == 0 && events.isEmpty()) {
+                // Nothing in the first batch is JSON: the body is not NDJSON at all.
+                return Mono.error(new MalformedJsonException("no line of the body is JSON"));
+              }
+              IngestResult rejected = runtime.rejectUnreadable(unreadable);
+              return Mono.fromFuture(() -> runtime.ingest(events)).map(rejected::plus);
+            })
+        .reduce(IngestResult.EMPTY, IngestResult::plus);
+  }
+
+  @PostMapping(path = "/{name}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(
+      operationId = "postWatermark",
+      summary = "Post an explicit watermark",
+      description =
+          "Punctuated watermarks: {\"source\":\"s1\",\"watermark\":\"<ISO|ms|+inf>\"}. Without a"
+              + " source every source moves (\"+inf\" drains the pipeline). A watermark that would"
+              + " go backwards is ignored and reported.")
+  @ApiResponse(responseCode = "200", description = "Whether it was applied, and the watermarks")
+  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+  Mono<JsonNode> watermark(@PathVariable String name, @RequestBody String body) {
+    JsonNode json = requestJson.parse(body);
+    WatermarkRequest req = WatermarkRequest.of(json);
+    return registry
+        .find(name)
+        .switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)))
+        .map(runtimes::runtimeOf)
+        .flatMap(
+            runtime ->
+                Mono.fromFuture(() -> runtime.postWatermark(req.source(), req.watermark()))
+                    .flatMap(
+                        accepted ->
+                            Mono.fromFuture(runtime::watermark)
+                                .map(
+                                    view -> {
+                                      ObjectNode out = JsonNodeFactory.instance.objectNode();
+                                      out.put("accepted", accepted);
+                                      if (!accepted) {
+                                        out.put(
+                                            "reason",
+                                            "the watermark would go backwards; it was ignored");
+                                      }
+                                      out.set("watermark", WatermarkJson.toJson(view));
+                                      return out;
+                                    })));
+  }
+
+  static JsonNode toJson(IngestResult r) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("accepted", r.accepted());
+    out.put("late", r.late());
+    out.put("duplicates", r.duplicates());
+    ObjectNode dropped = out.putObject("dropped");
+    dropped.put("expired", r.expired());
+    dropped.put("closed", r.closed());
+    dropped.put("future", r.future());
+    dropped.put("invalid", r.invalid());
+    return out;
+  }
+
+  /** The body of a watermark post. */
+  record WatermarkRequest(String source, long watermark) {
+    static WatermarkRequest of(JsonNode json) {
+      if (!json.isObject()) {
+        throw new MalformedJsonException("the body must be an object");
+      }
+      JsonNode source = json.get("source");
+      if (source != null && !source.isNull() && !source.isString()) {
+        throw new io.eventide.pipeline.InvalidInputException(
+            List.of(new io.eventide.pipeline.Violation("/source", "must be a string")));
+      }
+      JsonNode value = json.get("watermark");
+      if (value == null || value.isNull()) {
+        throw new io.eventide.pipeline.InvalidInputException(
+            List.of(new io.eventide.pipeline.Violation("/watermark", "is required")));
+      }
+      long watermark;
+      try {
+        watermark = Timestamps.parseWatermark(value);
+      } catch (IllegalArgumentException e) {
+        throw new io.eventide.pipeline.InvalidInputException(
+            List.of(new io.eventide.pipeline.Violation("/watermark", e.getMessage())));
+      }
+      return new WatermarkRequest(
+          source == null || source.isNull() ? null : source.asString(), watermark);
+    }
+  }
+}

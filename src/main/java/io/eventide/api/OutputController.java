@@ -1,0 +1,269 @@
+package io.eventide.api;
+
+import io.eventide.config.OutputProperties;
+import io.eventide.engine.Pane;
+import io.eventide.engine.Time;
+import io.eventide.engine.Timing;
+import io.eventide.engine.WindowSnapshot;
+import io.eventide.pipeline.PaneRecords;
+import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.pipeline.PlainValues;
+import io.eventide.pipeline.Timestamps;
+import io.eventide.pipeline.Violation;
+import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.sink.DeadLetter;
+import io.eventide.sink.DeadLetterStore;
+import io.eventide.sink.PaneHub;
+import io.eventide.sink.PaneStreamItem;
+import io.eventide.sink.PublishedPane;
+import io.eventide.sink.ResultsStore;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Signal;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
+
+/** What dashboards read: live panes, latest results, open windows, dead letters, watermarks. */
+@RestController
+@RequestMapping(path = "/pipelines")
+@Tag(name = "outputs", description = "Panes, results, explain, dead letters and watermarks")
+class OutputController {
+  private static final int MAX_DEAD_LETTERS = 1000;
+
+  private final PipelineRegistry registry;
+  private final PipelineRuntimes runtimes;
+  private final PaneHub hub;
+  private final ResultsStore results;
+  private final DeadLetterStore deadLetters;
+  private final OutputProperties properties;
+
+  OutputController(
+      PipelineRegistry registry,
+      PipelineRuntimes runtimes,
+      PaneHub hub,
+      ResultsStore results,
+      DeadLetterStore deadLetters,
+      OutputProperties properties) {
+    this.registry = registry;
+    this.runtimes = runtimes;
+    this.hub = hub;
+    this.results = results;
+    this.deadLetters = deadLetters;
+    this.properties = properties;
+  }
+
+  @GetMapping(path = "/{name}/panes", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+  @Operation(
+      operationId = "streamPanes",
+      summary = "Live panes as server-sent events",
+      description =
+          "One event per pane record (type `pane` or `retraction`, increasing `id`), optionally"
+              + " filtered. A comment heartbeat keeps idle streams open. A subscriber that falls"
+              + " a whole buffer behind gets a final `overflow` event and is disconnected.")
+  @ApiResponse(responseCode = "200", description = "The event stream")
+  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+  Mono<Flux<ServerSentEvent<String>>> panes(
+      @PathVariable String name,
+      @Parameter(description = "Only this key") @RequestParam(required = false) String key,
+      @Parameter(description = "Only panes of this timing: EARLY, ON_TIME, LATE")
+          @RequestParam(required = false)
+          String timing,
+      @Parameter(description = "Only final panes") @RequestParam(name = "final", required = false)
+          Boolean finalOnly) {
+    Predicate<Pane> filter = filter(key, timing, finalOnly);
+    return definition(name)
+        .map(
+            d -> {
+              runtimes.runtimeOf(d);
+              Flux<ServerSentEvent<String>> events =
+                  hub.subscribe(name, filter, properties.sseBufferSize()).map(this::toEvent);
+              Flux<ServerSentEvent<String>> heartbeats =
+                  Flux.interval(properties.sseHeartbeat(), properties.sseHeartbeat())
+                      .map(i -> ServerSentEvent.<String>builder().comment("heartbeat").build());
+              // The stream ends when the pane stream ends (overflow, pipeline deleted).
+              return Flux.merge(events.materialize(), heartbeats.map(Signal::next))
+                  .<ServerSentEvent<String>>dematerialize();
+            });
+  }
+
+  @GetMapping(path = "/{name}/results", produces = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(
+      operationId = "getResults",
+      summary = "The latest pane of each window",
+      description =
+          "Decided by pane index, never by arrival order; `final` and `finalAt` say whether the"
+              + " figure can still change.")
+  @ApiResponse(responseCode = "200", description = "Latest panes, by window start and key")
+  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+  Mono<JsonNode> results(
+      @PathVariable String name,
+      @RequestParam(required = false) String key,
+      @Parameter(description = "Windows ending after this time (ISO-8601 or epoch ms)")
+          @RequestParam(required = false)
+          String from,
+      @Parameter(description = "Windows starting before this time (ISO-8601 or epoch ms)")
+          @RequestParam(required = false)
+          String to) {
+    long fromMs = from == null ? Time.MIN : time("from", from);
+    long toMs = to == null ? Time.MAX : time("to", to);
+    return definition(name)
+        .map(
+            d -> {
+              ObjectNode out = JsonNodeFactory.instance.objectNode();
+              out.put("pipeline", name);
+              ArrayNode list = out.putArray("results");
+              for (Pane p : results.query(name, key, fromMs, toMs)) {
+                list.add(PaneRecords.toJson(name, p));
+              }
+              return out;
+            });
+  }
+
+  @GetMapping(path = "/{name}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(
+      operationId = "explainWindows",
+      summary = "Why hasn't my window fired?",
+      description =
+          "Each open window with its element count, next pane index, the trigger's progress in"
+              + " words and numbers, and when it will be garbage-collected.")
+  @ApiResponse(responseCode = "200", description = "Open windows, by key and start")
+  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+  Mono<JsonNode> windows(@PathVariable String name, @RequestParam(required = false) String key) {
+    return definition(name)
+        .flatMap(d -> Mono.fromFuture(() -> runtimes.runtimeOf(d).explain(key)))
+        .map(
+            windows -> {
+              ObjectNode out = JsonNodeFactory.instance.objectNode();
+              out.put("pipeline", name);
+              ArrayNode list = out.putArray("windows");
+              for (WindowSnapshot w : windows) {
+                ObjectNode n = list.addObject();
+                n.put("key", w.key());
+                n.set("window", PaneRecords.window(w.window()));
+                n.put("elements", w.elementCount());
+                n.put("pendingElements", w.pendingElements());
+                n.put("nextPaneIndex", w.nextPaneIndex());
+                n.put("closed", w.closed());
+                n.put("trigger", w.trigger());
+                n.put("endOfWindow", Timestamps.format(w.endOfWindow()));
+                n.put("gcTime", Timestamps.formatWatermark(w.gcTime()));
+                n.put("watermark", Timestamps.formatWatermark(w.watermark()));
+              }
+              return out;
+            });
+  }
+
+  @GetMapping(path = "/{name}/dead-letters", produces = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(operationId = "getDeadLetters", summary = "Recent dropped events, newest first")
+  @ApiResponse(responseCode = "200", description = "Dead letters with their reasons")
+  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+  Mono<JsonNode> deadLetters(
+      @PathVariable String name, @RequestParam(defaultValue = "100") int limit) {
+    if (limit < 1 || limit > MAX_DEAD_LETTERS) {
+      throw new io.eventide.pipeline.InvalidInputException(
+          List.of(new Violation("limit", "must be between 1 and " + MAX_DEAD_LETTERS)));
+    }
+    return definition(name)
+        .map(
+            d -> {
+              ObjectNode out = JsonNodeFactory.instance.objectNode();
+              out.put("pipeline", name);
+              ArrayNode list = out.putArray("deadLetters");
+              for (DeadLetter l : deadLetters.recent(name, limit)) {
+                ObjectNode n = list.addObject();
+                n.set("event", l.event());
+                n.put("reason", l.reason());
+                if (l.path() != null) {
+                  n.put("path", l.path());
+                }
+                n.put("detail", l.detail());
+                if (l.window() != null) {
+                  n.set("window", PaneRecords.window(l.window()));
+                }
+                n.put("at", Timestamps.format(l.at()));
+              }
+              return out;
+            });
+  }
+
+  @GetMapping(path = "/{name}/watermark", produces = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(
+      operationId = "getWatermark",
+      summary = "Input and output watermark, per-source watermarks, idleness and lag")
+  @ApiResponse(responseCode = "200", description = "The watermarks")
+  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+  Mono<JsonNode> watermark(@PathVariable String name) {
+    return definition(name)
+        .flatMap(d -> Mono.fromFuture(() -> runtimes.runtimeOf(d).watermark()))
+        .map(WatermarkJson::toJson);
+  }
+
+  private Mono<PipelineDefinition> definition(String name) {
+    return registry.find(name).switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)));
+  }
+
+  private ServerSentEvent<String> toEvent(PaneStreamItem item) {
+    if (item instanceof PublishedPane p) {
+      return ServerSentEvent.<String>builder()
+          .id(Long.toString(p.id()))
+          .event(p.pane().retraction() ? "retraction" : "pane")
+          .data(PaneRecords.toJson(p.pipeline(), p.pane()).toString())
+          .build();
+    }
+    PaneStreamItem.Overflow o = (PaneStreamItem.Overflow) item;
+    ObjectNode data = JsonNodeFactory.instance.objectNode();
+    data.put("reason", "the subscriber fell more than its buffer behind and is disconnected");
+    data.put("bufferSize", o.bufferSize());
+    data.put("lastDeliveredId", o.lastDeliveredId());
+    return ServerSentEvent.<String>builder().event("overflow").data(data.toString()).build();
+  }
+
+  private static Predicate<Pane> filter(String key, String timing, Boolean finalOnly) {
+    Timing t = null;
+    if (timing != null) {
+      try {
+        t = Timing.valueOf(timing.toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new io.eventide.pipeline.InvalidInputException(
+            List.of(new Violation("timing", "must be one of EARLY, ON_TIME, LATE")));
+      }
+    }
+    Timing wanted = t;
+    return p ->
+        (key == null || key.equals(p.key()))
+            && (wanted == null || p.info().timing() == wanted)
+            && (finalOnly == null || !finalOnly || p.isFinal());
+  }
+
+  private static long time(String parameter, String text) {
+    try {
+      JsonNode node =
+          text.chars().allMatch(c -> Character.isDigit(c) || c == '-')
+              ? PlainValues.toJson(Long.parseLong(text))
+              : StringNode.valueOf(text);
+      return Timestamps.parse(node);
+    } catch (IllegalArgumentException e) {
+      throw new io.eventide.pipeline.InvalidInputException(
+          List.of(new Violation(parameter, "must be an ISO-8601 time or epoch milliseconds")));
+    }
+  }
+}

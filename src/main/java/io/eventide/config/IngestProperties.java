@@ -1,0 +1,20 @@
+package io.eventide.config;
+
+import jakarta.validation.constraints.Min;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Event ingestion over HTTP.
+ *
+ * @param maxBodySize the largest request body accepted, streamed NDJSON included (413 beyond)
+ * @param ndjsonBatchEvents how many NDJSON lines make one batch, so that a large upload is applied
+ *     in pieces and never held whole in memory
+ */
+@Validated
+@ConfigurationProperties("eventide.ingest")
+public record IngestProperties(
+    @DefaultValue("16MB") DataSize maxBodySize,
+    @DefaultValue("10000") @Min(1) int ndjsonBatchEvents) {}

@@ -1,0 +1,23 @@
+package io.eventide.config;
+
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Limits of the in-process outputs.
+ *
+ * @param sseBufferSize panes a live subscriber may fall behind before it is disconnected
+ * @param sseHeartbeat how often an idle pane stream sends a comment to keep proxies from closing it
+ * @param resultsPerPipeline windows whose latest pane is kept per pipeline
+ * @param deadLettersPerPipeline dead letters kept per pipeline
+ */
+@Validated
+@ConfigurationProperties("eventide.outputs")
+public record OutputProperties(
+    @DefaultValue("1024") @Min(1) int sseBufferSize,
+    @DefaultValue("15s") Duration sseHeartbeat,
+    @DefaultValue("100000") @Min(1) int resultsPerPipeline,
+    @DefaultValue("1000") @Min(1) int deadLettersPerPipeline) {}

@@ -1,0 +1,136 @@
+package io.eventide.runtime;
+
+import io.eventide.engine.Time;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The input watermark of a live pipeline, derived from its sources. Each source's watermark is the
+ * latest event time it sent minus the allowed out-of-orderness, or what it posted explicitly,
+ * whichever is later; the pipeline's is the minimum over the sources that are not idle. It never
+ * goes backwards. Time is passed in, so that /simulate can run the same rules on a virtual clock.
+ *
+ * <p>Not thread-safe: the owner serialises access.
+ */
+public final class WatermarkTracker {
+  /** The source of events that name none. */
+  public static final String DEFAULT_SOURCE = "default";
+
+  private long maxOutOfOrderness;
+  private long idleTimeout;
+  private boolean idleAdvance;
+  private final Map<String, Source> sources = new TreeMap<>();
+
+  /** A watermark posted for every source; sources seen later start from it. */
+  private long floor = Time.MIN;
+
+  private long current = Time.MIN;
+
+  public WatermarkTracker(long maxOutOfOrderness, long idleTimeout, boolean idleAdvance) {
+    this.maxOutOfOrderness = maxOutOfOrderness;
+    this.idleTimeout = idleTimeout;
+    this.idleAdvance = idleAdvance;
+  }
+
+  /** New settings for the sources' watermarks; what was observed so far is kept. */
+  public void reconfigure(long maxOutOfOrderness, long idleTimeout, boolean idleAdvance) {
+    this.maxOutOfOrderness = maxOutOfOrderness;
+    this.idleTimeout = idleTimeout;
+    this.idleAdvance = idleAdvance;
+  }
+
+  /** A source's view: its watermark, whether it is idle, and when it was last heard from. */
+  public record SourceView(String source, long watermark, boolean idle, long lastSeen) {}
+
+  private static final class Source {
+    long maxEventTime = Time.MIN;
+    long posted = Time.MIN;
+    long lastSeen;
+
+    long watermark(long outOfOrderness, long floor) {
+      long derived = maxEventTime == Time.MIN ? Time.MIN : maxEventTime - outOfOrderness;
+      return Math.max(floor, Math.max(derived, posted));
+    }
+  }
+
+  /** Records an event time a source sent; the caller has already rejected future events. */
+  public void observe(String source, long eventTime, long now) {
+    Source s = source(source, now);
+    s.maxEventTime = Math.max(s.maxEventTime, eventTime);
+    s.lastSeen = Math.max(s.lastSeen, now);
+  }
+
+  /**
+   * Records an explicit watermark. Without a source it moves every source (a drain).
+   *
+   * @return false when the watermark would go backwards, in which case it is ignored
+   */
+  public boolean post(String source, long watermark, long now) {
+    if (source == null) {
+      if (watermark < floor) {
+        return false;
+      }
+      floor = watermark;
+      for (Source s : sources.values()) {
+        s.lastSeen = Math.max(s.lastSeen, now);
+      }
+      return true;
+    }
+    Source s = source(source, now);
+    if (watermark < s.watermark(maxOutOfOrderness, floor)) {
+      return false;
+    }
+    s.posted = watermark;
+    s.lastSeen = Math.max(s.lastSeen, now);
+    return true;
+  }
+
+  /** The pipeline watermark at {@code now}; never lower than a value returned before. */
+  public long current(long now) {
+    long min = Long.MAX_VALUE;
+    boolean anyActive = false;
+    for (Source s : sources.values()) {
+      if (!isIdle(s, now)) {
+        anyActive = true;
+        min = Math.min(min, s.watermark(maxOutOfOrderness, floor));
+      }
+    }
+    long candidate;
+    if (anyActive) {
+      candidate = min;
+    } else if (idleAdvance && !sources.isEmpty()) {
+      candidate = Math.max(floor, now - maxOutOfOrderness);
+    } else {
+      // Nothing active says how far event time has got; only an explicit drain moves it.
+      candidate = sources.isEmpty() || floor > current ? floor : current;
+    }
+    current = Math.max(current, Math.min(candidate, Time.MAX));
+    return current;
+  }
+
+  public List<SourceView> sources(long now) {
+    List<SourceView> out = new ArrayList<>();
+    sources.forEach(
+        (name, s) ->
+            out.add(
+                new SourceView(
+                    name, s.watermark(maxOutOfOrderness, floor), isIdle(s, now), s.lastSeen)));
+    return out;
+  }
+
+  private boolean isIdle(Source s, long now) {
+    return now - s.lastSeen > idleTimeout;
+  }
+
+  private Source source(String name, long now) {
+    return sources.computeIfAbsent(
+        name == null ? DEFAULT_SOURCE : name,
+        n -> {
+          Source s = new Source();
+          s.lastSeen = now;
+          return s;
+        });
+  }
+}

@@ -1,0 +1,8 @@
+package io.eventide.sink;
+
+import java.util.List;
+
+/** Receives dropped and invalid events. Thread-safe and non-blocking, like {@link PaneListener}. */
+public interface DeadLetterListener {
+  void onDeadLetters(String pipeline, List<DeadLetter> letters);
+}
