@@ -81,7 +81,7 @@ class OutputController {
   @ApiResponse(responseCode = "200", description = "The event stream")
   @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-  Mono<Flux<ServerSentEvent<String>>> panes(
+  Flux<ServerSentEvent<String>> panes(
       @PathVariable String name,
       @Parameter(description = "Only this key") @RequestParam(required = false) String key,
       @Parameter(description = "Only panes of this timing: EARLY, ON_TIME, LATE")
@@ -91,7 +91,7 @@ class OutputController {
           Boolean finalOnly) {
     Predicate<Pane> filter = filter(key, timing, finalOnly);
     return definition(name)
-        .map(
+        .flatMapMany(
             d -> {
               runtimes.runtimeOf(d);
               Flux<ServerSentEvent<String>> events =

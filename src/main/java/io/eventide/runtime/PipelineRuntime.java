@@ -37,10 +37,14 @@ public final class PipelineRuntime {
   private final ProcessingClock clock;
   private volatile long maxFutureSkew;
   private final DeadLetterListener deadLetters;
+  private final RuntimeObserver observer;
   private final Object order = new Object();
 
+  /** Refreshed on every beat, for gauges that must not wait for the shards. */
+  private volatile int openWindows;
+
   /** The watermark last queued to the shards. */
-  private long watermark = Time.MIN;
+  private volatile long watermark = Time.MIN;
 
   public PipelineRuntime(
       PipelineDefinition definition,
@@ -48,10 +52,12 @@ public final class PipelineRuntime {
       Executor pool,
       ProcessingClock clock,
       PaneListener panes,
-      DeadLetterListener deadLetters) {
+      DeadLetterListener deadLetters,
+      RuntimeObserver observer) {
     this.definition = definition;
     this.clock = clock;
     this.deadLetters = deadLetters;
+    this.observer = observer;
     this.reader = EventReader.of(definition, Aggregates.create(definition.aggregate().spec()));
     this.maxFutureSkew = definition.watermark().maxFutureSkew().toMillis();
     this.tracker =
@@ -95,6 +101,7 @@ public final class PipelineRuntime {
 
   /** Reads, checks and applies one batch; completes once its effect is applied. */
   public CompletableFuture<IngestResult> ingest(List<JsonNode> events) {
+    long started = System.nanoTime();
     long now = clock.now();
     List<List<IncomingEvent>> perShard = new ArrayList<>(shards.length);
     for (int i = 0; i < shards.length; i++) {
@@ -155,7 +162,9 @@ public final class PipelineRuntime {
               for (CompletableFuture<ShardOutcome> p : parts) {
                 sum = sum.plus(p.join());
               }
-              return IngestResult.of(sum, f, inv);
+              IngestResult result = IngestResult.of(sum, f, inv);
+              observer.batchApplied(definition.name(), result, System.nanoTime() - started);
+              return result;
             });
   }
 
@@ -207,6 +216,17 @@ public final class PipelineRuntime {
         s.fireProcessingTimers();
       }
     }
+    openWindows().thenAccept(n -> openWindows = n);
+  }
+
+  /** The input watermark now, without waiting for the shards. */
+  public long inputWatermark() {
+    return watermark;
+  }
+
+  /** Open windows as of the last beat, without waiting for the shards. */
+  public int openWindowsLastBeat() {
+    return openWindows;
   }
 
   public CompletableFuture<WatermarkView> watermark() {

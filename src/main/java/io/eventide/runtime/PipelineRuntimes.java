@@ -30,6 +30,7 @@ public class PipelineRuntimes implements DisposableBean {
   private final ProcessingClock clock;
   private final PaneListener panes;
   private final DeadLetterListener deadLetters;
+  private final RuntimeObserver observer;
   private final ExecutorService workers;
   private final ScheduledExecutorService beat;
 
@@ -37,8 +38,12 @@ public class PipelineRuntimes implements DisposableBean {
       RuntimeProperties properties,
       ProcessingClock clock,
       List<PaneListener> paneListeners,
-      List<DeadLetterListener> deadLetterListeners) {
+      List<DeadLetterListener> deadLetterListeners,
+      List<RuntimeObserver> observers) {
     this.properties = properties;
+    this.observer =
+        (pipeline, result, nanos) ->
+            observers.forEach(o -> o.batchApplied(pipeline, result, nanos));
     this.clock = clock;
     this.panes = fanOut(paneListeners);
     this.deadLetters = fanOutDeadLetters(deadLetterListeners);
@@ -65,13 +70,18 @@ public class PipelineRuntimes implements DisposableBean {
     return fresh;
   }
 
+  /** Every running pipeline. */
+  public java.util.Collection<PipelineRuntime> all() {
+    return running.values();
+  }
+
   public void stop(String name) {
     running.remove(name);
   }
 
   private PipelineRuntime start(PipelineDefinition definition) {
     return new PipelineRuntime(
-        definition, properties.shardCount(), workers, clock, panes, deadLetters);
+        definition, properties.shardCount(), workers, clock, panes, deadLetters, observer);
   }
 
   private void tick() {
