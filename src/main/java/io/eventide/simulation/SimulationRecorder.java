@@ -62,6 +62,15 @@ final class SimulationRecorder implements PaneOutput {
     append(dropped, record, "dropped records");
   }
 
+  /** An event too far ahead of the simulated wall clock; it never reached the engine. */
+  void future(JsonNode event, String timestampPath, java.time.Duration maxFutureSkew) {
+    ObjectNode record = dropRecord(event, DropReason.FUTURE);
+    record
+        .put("path", timestampPath)
+        .put("detail", "more than " + maxFutureSkew + " ahead of processing time");
+    append(dropped, record, "dropped records");
+  }
+
   private ObjectNode dropRecord(JsonNode event, DropReason reason) {
     ObjectNode record = JSON.objectNode().put("step", step);
     record.set("event", event);

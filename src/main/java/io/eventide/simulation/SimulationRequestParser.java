@@ -38,12 +38,13 @@ public final class SimulationRequestParser {
             ? null
             : PipelineParser.parse(pipelineNode, f.pathOf("pipeline"), violations, DEFAULT_NAME);
     Long start = f.timestamp("processingTimeStart", 0L);
+    boolean autoWatermark = f.bool("autoWatermark", false);
     JsonNode stepsNode = f.require("steps");
     List<SimulationStep> steps =
         stepsNode == null ? List.of() : steps(stepsNode, f.pathOf("steps"), violations);
     f.rejectUnknown();
     violations.throwIfAny();
-    return new SimulationRequest(pipeline, start, steps);
+    return new SimulationRequest(pipeline, start, autoWatermark, steps);
   }
 
   private List<SimulationStep> steps(JsonNode array, String path, Violations violations) {

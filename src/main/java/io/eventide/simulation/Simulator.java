@@ -18,7 +18,8 @@ public final class Simulator {
    */
   public SimulationResult run(SimulationRequest request) {
     SimulationRun run =
-        new SimulationRun(request.pipeline(), request.processingTimeStart(), limits);
+        new SimulationRun(
+            request.pipeline(), request.processingTimeStart(), request.autoWatermark(), limits);
     List<SimulationStep> steps = request.steps();
     for (int i = 0; i < steps.size(); i++) {
       run.step(i, steps.get(i));
