@@ -34,6 +34,15 @@ public final class EventTimeEngine {
   private final SessionMerger sessions;
   private final long[] starts;
   private final long[] ends;
+
+  /** Links each batch element to the next element of the same key (-1 ends a key's list). */
+  private int[] batchNext = new int[64];
+
+  /** The windows of the current timer round, linked per key through {@link #roundNext}. */
+  private WindowState[] roundWindows = new WindowState[64];
+
+  private int[] roundNext = new int[64];
+  private int roundSize;
   private long inputWatermark = Time.MIN;
   private long processingTime = Long.MIN_VALUE;
   private int stamp;
@@ -148,14 +157,22 @@ public final class EventTimeEngine {
     }
     int s = ++stamp;
     touchedKeys.clear();
+    if (batchNext.length < n) {
+      batchNext = new int[Math.max(n, batchNext.length * 2)];
+    }
     for (int i = 0; i < n; i++) {
       KeyState k = keys.getOrCreate(batch.key(i));
       if (k.stamp != s) {
         k.stamp = s;
-        k.batchElementCount = 0;
+        k.batchHead = i;
+        k.batchCount = 0;
         touchedKeys.add(k);
+      } else {
+        batchNext[k.batchTail] = i;
       }
-      k.addBatchElement(i);
+      batchNext[i] = -1;
+      k.batchTail = i;
+      k.batchCount++;
     }
     for (KeyState k : touchedKeys) {
       currentKey = k;
@@ -228,8 +245,7 @@ public final class EventTimeEngine {
   private void processElements(KeyState k, ElementBatch batch) {
     considered.clear();
     int s = ++stamp;
-    for (int j = 0; j < k.batchElementCount; j++) {
-      int idx = k.batchElements[j];
+    for (int idx = k.batchHead; idx >= 0; idx = batchNext[idx]) {
       long ts = batch.timestamp(idx);
       int count = windowFn.assign(ts, starts, ends);
       for (int w = 0; w < count; w++) {
@@ -250,6 +266,11 @@ public final class EventTimeEngine {
         addElement(k, ws, batch, idx);
       }
     }
+  }
+
+  /** The next element of the same key in the current batch, or -1. */
+  int nextInBatch(int element) {
+    return batchNext[element];
   }
 
   void consider(WindowState ws, int s) {
@@ -491,12 +512,24 @@ public final class EventTimeEngine {
   private void activate(KeyState k, WindowState ws, int s) {
     if (k.stamp != s) {
       k.stamp = s;
-      k.clearRound();
+      k.roundHead = -1;
       touchedKeys.add(k);
     }
     if (ws.stamp != s) {
       ws.stamp = s;
-      k.addRoundWindow(ws);
+      if (roundSize == roundWindows.length) {
+        roundWindows = Arrays.copyOf(roundWindows, roundSize * 2);
+        roundNext = Arrays.copyOf(roundNext, roundSize * 2);
+      }
+      int slot = roundSize++;
+      roundWindows[slot] = ws;
+      roundNext[slot] = -1;
+      if (k.roundHead < 0) {
+        k.roundHead = slot;
+      } else {
+        roundNext[k.roundTail] = slot;
+      }
+      k.roundTail = slot;
     }
   }
 
@@ -509,8 +542,8 @@ public final class EventTimeEngine {
     for (KeyState k : touchedKeys) {
       currentKey = k;
       long outWm = outputWatermark(k);
-      for (int i = 0; i < k.roundWindowCount; i++) {
-        WindowState ws = k.roundWindows[i];
+      for (int r = k.roundHead; r >= 0; r = roundNext[r]) {
+        WindowState ws = roundWindows[r];
         long max = ws.maxTimestamp();
         long gc = gcTime(ws);
         if (processingTimeRound && isExpired(max)) {
@@ -534,8 +567,9 @@ public final class EventTimeEngine {
           }
         }
       }
-      k.clearRound();
     }
+    Arrays.fill(roundWindows, 0, roundSize, null);
+    roundSize = 0;
     settleTouchedKeys();
   }
 

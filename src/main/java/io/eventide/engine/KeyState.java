@@ -20,15 +20,19 @@ final class KeyState {
   /** Dedupes the key within one batch or timer round. */
   int stamp;
 
-  /** Indices of this key's elements in the current batch. */
-  int[] batchElements = new int[4];
+  /**
+   * This key's elements in the current batch, as head and tail of a list linked through the
+   * engine's shared array, so that a key carries no buffer of its own between batches.
+   */
+  int batchHead = -1;
 
-  int batchElementCount;
+  int batchTail = -1;
+  int batchCount;
 
-  /** Windows activated for this key in the current timer round, in timer order. */
-  WindowState[] roundWindows = new WindowState[2];
+  /** This key's windows activated in the current timer round, linked likewise. */
+  int roundHead = -1;
 
-  int roundWindowCount;
+  int roundTail = -1;
 
   KeyState(String key) {
     this.key = key;
@@ -61,24 +65,5 @@ final class KeyState {
         return;
       }
     }
-  }
-
-  void addBatchElement(int index) {
-    if (batchElementCount == batchElements.length) {
-      batchElements = Arrays.copyOf(batchElements, batchElementCount * 2);
-    }
-    batchElements[batchElementCount++] = index;
-  }
-
-  void addRoundWindow(WindowState w) {
-    if (roundWindowCount == roundWindows.length) {
-      roundWindows = Arrays.copyOf(roundWindows, roundWindowCount * 2);
-    }
-    roundWindows[roundWindowCount++] = w;
-  }
-
-  void clearRound() {
-    Arrays.fill(roundWindows, 0, roundWindowCount, null);
-    roundWindowCount = 0;
   }
 }

@@ -61,7 +61,7 @@ final class SessionMerger {
   }
 
   private int collectProtoWindows(KeyState k, ElementBatch batch) {
-    int n = k.batchElementCount;
+    int n = k.batchCount;
     if (protoElement.length < n) {
       protoElement = Arrays.copyOf(protoElement, n);
       protoStart = Arrays.copyOf(protoStart, n);
@@ -69,8 +69,7 @@ final class SessionMerger {
       protoCandidate = Arrays.copyOf(protoCandidate, n);
     }
     int protos = 0;
-    for (int j = 0; j < n; j++) {
-      int idx = k.batchElements[j];
+    for (int idx = k.batchHead; idx >= 0; idx = engine.nextInBatch(idx)) {
       engine.strategy().windowFn().assign(batch.timestamp(idx), one, oneEnd);
       if (engine.isExpired(oneEnd[0] - 1)) {
         engine.output().dropped(idx, new Window(one[0], oneEnd[0]), DropReason.EXPIRED);
