@@ -16,12 +16,18 @@ import java.util.concurrent.Executors;
 public final class BenchTable {
   private BenchTable() {}
 
-  public static void main(String[] args) throws Exception {
+  /** Command-line options of the form {@code name=value}. */
+  static Map<String, String> parse(String[] args) {
     Map<String, String> opts = new HashMap<>();
     for (String a : args) {
       String[] kv = a.split("=", 2);
       opts.put(kv[0], kv.length > 1 ? kv[1] : "");
     }
+    return opts;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opts = parse(args);
     int warmups = Integer.parseInt(opts.getOrDefault("warmups", "2"));
     int batchSize = Integer.parseInt(opts.getOrDefault("batch", "1000"));
     int n = Integer.parseInt(opts.getOrDefault("events", String.valueOf(Workload.FULL_N)));

@@ -1,0 +1,324 @@
+package io.eventide.bench;
+
+import io.eventide.pipeline.Timestamps;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The load driver for a running service: a workload of shared/workloads.md sent as NDJSON batches
+ * over several connections, each connection its own watermark source, then a drain; panes are
+ * counted and summed from the SSE stream, and a wrong checksum or pane count fails the run. A probe
+ * pipeline measures the latency from a watermark-moving request to its pane on SSE.
+ *
+ * <p>Usage: {@code HttpLoad url=http://localhost:8080 workload=W1 batch=1000 connections=4}. The
+ * service must allow the stream to buffer every pane ({@code eventide.outputs.sse-buffer-size}).
+ */
+public final class HttpLoad {
+  private static final Pattern VALUE = Pattern.compile("\"value\":(-?[0-9.Ee+-]+)");
+  private static final Pattern WINDOW_START = Pattern.compile("\"start\":\"([^\"]+)\"");
+
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(10))
+          .build();
+  private final String url;
+
+  private HttpLoad(String url) {
+    this.url = url;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> a = BenchTable.parse(args);
+    String url = a.getOrDefault("url", "http://localhost:8080");
+    Workload workload = Workload.valueOf(a.getOrDefault("workload", "W1"));
+    int batch = Integer.parseInt(a.getOrDefault("batch", "1000"));
+    int connections = Integer.parseInt(a.getOrDefault("connections", "4"));
+    int n = Integer.parseInt(a.getOrDefault("events", String.valueOf(Workload.FULL_N)));
+    if (workload.checksumOfLastPanes()) {
+      throw new IllegalArgumentException(
+          "W2's checksum needs the last pane per window; run it in process");
+    }
+    new HttpLoad(url).run(workload, n, batch, connections);
+  }
+
+  private void run(Workload workload, int n, int batch, int connections) throws Exception {
+    Events events = workload.generate(n);
+    Expectation expected = Expectation.of(workload, events, batch);
+    String pipeline = "bench-" + workload.name().toLowerCase();
+    put(pipeline, pipelineJson(workload));
+    List<List<byte[]>> bodies = render(events, batch, connections);
+
+    AtomicLong panes = new AtomicLong();
+    DoubleAdder checksum = new DoubleAdder();
+    CountDownLatch allPanes = new CountDownLatch(1);
+    try (SseClient stream =
+            new SseClient(
+                http,
+                URI.create(url + "/pipelines/" + pipeline + "/panes"),
+                (client, e) -> {
+                  if ("overflow".equals(e.type())) {
+                    throw new IllegalStateException("the pane stream overflowed: " + e.data());
+                  }
+                  if ("pane".equals(e.type())) {
+                    checksum.add(number(VALUE, e.data()));
+                    if (panes.incrementAndGet() == expected.windows()) {
+                      allPanes.countDown();
+                    }
+                  }
+                });
+        Probe probe = new Probe(http, url)) {
+      Thread.sleep(500);
+      probe.start();
+      long started = System.nanoTime();
+      long accepted = send(pipeline, bodies);
+      long ingested = System.nanoTime();
+      post(pipeline + "/watermark", "{\"watermark\":\"+inf\"}");
+      if (!allPanes.await(5, TimeUnit.MINUTES)) {
+        throw new IllegalStateException(
+            "only " + panes.get() + " of " + expected.windows() + " panes arrived");
+      }
+      long drained = System.nanoTime();
+      probe.stop();
+      if (accepted != n || Math.abs(checksum.sum() - expected.checksum()) > 0.5) {
+        throw new IllegalStateException(
+            "wrong result: accepted "
+                + accepted
+                + " of "
+                + n
+                + ", checksum "
+                + checksum.sum()
+                + " expected "
+                + expected.checksum());
+      }
+      double ingestSeconds = (ingested - started) / 1e9;
+      System.out.printf(
+          "| %s | %d | %d | %,.0f | %.2f | %.2f | %d | %.0f | %s |%n",
+          workload,
+          batch,
+          connections,
+          n / ingestSeconds,
+          ingestSeconds,
+          (drained - started) / 1e9,
+          panes.get(),
+          checksum.sum(),
+          probe.summary());
+    }
+  }
+
+  /** Each connection sends its share in order, as one watermark source; returns events accepted. */
+  private long send(String pipeline, List<List<byte[]>> bodies) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(bodies.size());
+    try {
+      List<Future<Long>> parts = new ArrayList<>();
+      for (List<byte[]> connection : bodies) {
+        parts.add(
+            pool.submit(
+                () -> {
+                  long accepted = 0;
+                  for (byte[] body : connection) {
+                    HttpResponse<String> r =
+                        http.send(
+                            HttpRequest.newBuilder(
+                                    URI.create(url + "/pipelines/" + pipeline + "/events"))
+                                .header("Content-Type", "application/x-ndjson")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() != 202) {
+                      throw new IllegalStateException(r.statusCode() + " " + r.body());
+                    }
+                    accepted += (long) number(Pattern.compile("\"accepted\":(\\d+)"), r.body());
+                  }
+                  return accepted;
+                }));
+      }
+      long accepted = 0;
+      for (Future<Long> f : parts) {
+        accepted += f.get();
+      }
+      return accepted;
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  /** NDJSON bodies per connection, rendered before the clock starts. */
+  private static List<List<byte[]>> render(Events events, int batch, int connections) {
+    List<List<byte[]>> out = new ArrayList<>();
+    for (int c = 0; c < connections; c++) {
+      List<byte[]> bodies = new ArrayList<>();
+      StringBuilder body = new StringBuilder();
+      int lines = 0;
+      for (int i = c; i < events.size(); i += connections) {
+        body.append("{\"key\":\"")
+            .append(events.key(i))
+            .append("\",\"timestamp\":")
+            .append(events.timestamps()[i])
+            .append(",\"value\":")
+            .append((long) events.values()[i])
+            .append(",\"source\":\"c")
+            .append(c)
+            .append("\"}\n");
+        if (++lines == batch) {
+          bodies.add(body.toString().getBytes(StandardCharsets.UTF_8));
+          body.setLength(0);
+          lines = 0;
+        }
+      }
+      if (lines > 0) {
+        bodies.add(body.toString().getBytes(StandardCharsets.UTF_8));
+      }
+      out.add(bodies);
+    }
+    return out;
+  }
+
+  private static String pipelineJson(Workload w) {
+    String window =
+        switch (w) {
+          case W3 -> "{\"type\":\"session\",\"gap\":\"30s\"}";
+          case W4 -> "{\"type\":\"sliding\",\"size\":\"10m\",\"period\":\"1m\"}";
+          default -> "{\"type\":\"fixed\",\"size\":\"1m\"}";
+        };
+    // Connections are sources; a long idle timeout keeps a briefly slower one from being skipped.
+    return "{\"window\":"
+        + window
+        + ",\"aggregate\":{\"type\":\"sum\"},\"watermark\":{\"maxOutOfOrderness\":\"5s\","
+        + "\"idleTimeout\":\"PT1H\"}}";
+  }
+
+  private void put(String pipeline, String json) throws Exception {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(url + "/pipelines/" + pipeline + "?reset=true"))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() / 100 != 2) {
+      throw new IllegalStateException("PUT " + pipeline + ": " + r.statusCode() + " " + r.body());
+    }
+  }
+
+  private void post(String path, String json) throws Exception {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(url + "/pipelines/" + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() / 100 != 2) {
+      throw new IllegalStateException("POST " + path + ": " + r.statusCode() + " " + r.body());
+    }
+  }
+
+  private static double number(Pattern p, String text) {
+    Matcher m = p.matcher(text);
+    if (!m.find()) {
+      throw new IllegalStateException("no " + p + " in " + text);
+    }
+    return Double.parseDouble(m.group(1));
+  }
+
+  /**
+   * Measures watermark-to-SSE latency at a fixed pane rate while the load runs: every 100 ms one
+   * event into the next 1-second window of a probe pipeline, then a watermark past that window; the
+   * latency is from sending the watermark to the pane's arrival.
+   */
+  private static final class Probe implements AutoCloseable {
+    private static final long BASE = Workload.T0 + 86_400_000L * 365;
+    private final HttpLoad driver;
+    private final Map<String, Long> sentNanos = new ConcurrentHashMap<>();
+    private final List<Long> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final java.util.concurrent.ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor();
+    private SseClient stream;
+    private int next;
+
+    Probe(HttpClient http, String url) throws Exception {
+      this.driver = new HttpLoad(url);
+      driver.put(
+          "bench-probe",
+          "{\"window\":{\"type\":\"fixed\",\"size\":\"1s\"},\"aggregate\":{\"type\":\"count\"}}");
+      stream =
+          new SseClient(
+              http,
+              URI.create(url + "/pipelines/bench-probe/panes"),
+              (client, e) -> {
+                if ("pane".equals(e.type())) {
+                  Matcher m = WINDOW_START.matcher(e.data());
+                  if (m.find()) {
+                    Long sent = sentNanos.remove(m.group(1));
+                    if (sent != null) {
+                      latencies.add(e.arrivedNanos() - sent);
+                    }
+                  }
+                }
+              });
+    }
+
+    void start() {
+      timer.scheduleAtFixedRate(this::fire, 0, 100, TimeUnit.MILLISECONDS);
+    }
+
+    private void fire() {
+      long window = BASE + 1000L * next++;
+      try {
+        driver.post(
+            "bench-probe/events", "{\"key\":\"p\",\"timestamp\":" + window + ",\"value\":1}");
+        sentNanos.put(Timestamps.format(window), System.nanoTime());
+        driver.post("bench-probe/watermark", "{\"watermark\":" + (window + 1000) + "}");
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    void stop() throws InterruptedException {
+      timer.shutdown();
+      timer.awaitTermination(5, TimeUnit.SECONDS);
+      Thread.sleep(500);
+    }
+
+    String summary() {
+      long[] sorted;
+      synchronized (latencies) {
+        sorted = latencies.stream().mapToLong(Long::longValue).toArray();
+      }
+      Arrays.sort(sorted);
+      if (sorted.length == 0) {
+        return "no probe panes";
+      }
+      return String.format(
+          "%.1f ms p50, %.1f ms p99 (%d panes at 10/s)",
+          sorted[sorted.length / 2] / 1e6,
+          sorted[Math.min(sorted.length - 1, (int) (sorted.length * 0.99))] / 1e6,
+          sorted.length);
+    }
+
+    @Override
+    public void close() {
+      timer.shutdownNow();
+      stream.close();
+    }
+  }
+}
