@@ -22,7 +22,9 @@ public record PipelineDefinition(
     OnTimeBehavior onTimeBehavior,
     AggregateDefinition aggregate,
     EventPointers event,
-    WatermarkPolicy watermark) {
+    WatermarkPolicy watermark,
+    PipelineSinks sinks,
+    PipelineSource source) {
 
   /** Names go into URLs, Redis keys and Kafka topics, hence the narrow alphabet. */
   public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");

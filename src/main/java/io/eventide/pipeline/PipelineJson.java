@@ -35,6 +35,18 @@ public final class PipelineJson {
     json.set("aggregate", aggregate(d.aggregate()));
     json.set("event", event(d.event()));
     json.set("watermark", watermark(d.watermark()));
+    // Only pipelines that use Kafka mention it, so that the common answer stays short.
+    if (d.sinks().kafka() != null) {
+      KafkaSinkDefinition k = d.sinks().kafka();
+      json.putObject("sinks")
+          .putObject("kafka")
+          .put("topic", k.topic())
+          .put("mode", WireNames.of(k.mode()));
+    }
+    if (d.source().kafka() != null) {
+      KafkaSourceDefinition k = d.source().kafka();
+      json.putObject("source").putObject("kafka").put("topic", k.topic()).put("group", k.group());
+    }
     return json;
   }
 

@@ -94,6 +94,15 @@ public final class PipelineParser {
         watermarkNode == null
             ? WatermarkPolicy.DEFAULT
             : watermark(watermarkNode, f.pathOf("watermark"));
+    KafkaDefinitionParser kafka = new KafkaDefinitionParser(violations);
+    JsonNode sinksNode = f.get("sinks");
+    PipelineSinks sinks =
+        sinksNode == null ? PipelineSinks.NONE : kafka.sinks(sinksNode, f.pathOf("sinks"), name);
+    JsonNode sourceNode = f.get("source");
+    PipelineSource source =
+        sourceNode == null
+            ? PipelineSource.NONE
+            : kafka.source(sourceNode, f.pathOf("source"), name);
     f.rejectUnknown();
     return new PipelineDefinition(
         name,
@@ -106,7 +115,9 @@ public final class PipelineParser {
         onTime,
         aggregate,
         event,
-        watermark);
+        watermark,
+        sinks,
+        source);
   }
 
   private WindowDefinition window(JsonNode node, String path) {

@@ -48,6 +48,7 @@ final class PipelineWarnings {
               + d.allowedLateness()
               + " is longer than 7 days: the state of every window is kept that long");
     }
+    warnings.addAll(KafkaSinkWarnings.of(d));
     return warnings;
   }
 

@@ -3,5 +3,8 @@ package io.eventide.runtime;
 import io.eventide.pipeline.Event;
 import tools.jackson.databind.JsonNode;
 
-/** A readable event on its way to a shard, with the JSON it came as (for dead letters). */
-record IncomingEvent(Event event, JsonNode raw) {}
+/**
+ * A readable event on its way to a shard, with the JSON it came as (for dead letters) and the
+ * watermark source it counts for (null: the default source).
+ */
+record IncomingEvent(Event event, JsonNode raw, String source) {}

@@ -24,18 +24,21 @@ public class PipelineLifecycle {
   private final PaneHub hub;
   private final ResultsStore results;
   private final DeadLetterStore deadLetters;
+  private final List<PipelineLifecycleListener> listeners;
 
   public PipelineLifecycle(
       PipelineRegistry registry,
       PipelineRuntimes runtimes,
       PaneHub hub,
       ResultsStore results,
-      DeadLetterStore deadLetters) {
+      DeadLetterStore deadLetters,
+      List<PipelineLifecycleListener> listeners) {
     this.registry = registry;
     this.runtimes = runtimes;
     this.hub = hub;
     this.results = results;
     this.deadLetters = deadLetters;
+    this.listeners = listeners;
   }
 
   /**
@@ -45,8 +48,8 @@ public class PipelineLifecycle {
    */
   public Mono<Boolean> define(PipelineDefinition definition, boolean reset) {
     String name = definition.name();
-    return registry
-        .find(name)
+    return Mono.fromRunnable(() -> listeners.forEach(l -> l.check(definition)))
+        .then(Mono.defer(() -> registry.find(name)))
         .map(Optional::of)
         .defaultIfEmpty(Optional.empty())
         .flatMap(
@@ -73,6 +76,7 @@ public class PipelineLifecycle {
                         } else if (running) {
                           runtimes.find(name).redefine(definition);
                         }
+                        listeners.forEach(l -> l.defined(definition));
                       });
             });
   }
@@ -85,6 +89,7 @@ public class PipelineLifecycle {
             found -> {
               if (found) {
                 dropState(name);
+                listeners.forEach(l -> l.deleted(name));
               }
             });
   }

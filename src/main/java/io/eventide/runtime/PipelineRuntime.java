@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.IntFunction;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.StringNode;
 
@@ -101,6 +102,16 @@ public final class PipelineRuntime {
 
   /** Reads, checks and applies one batch; completes once its effect is applied. */
   public CompletableFuture<IngestResult> ingest(List<JsonNode> events) {
+    return ingest(events, i -> null);
+  }
+
+  /**
+   * Like {@link #ingest(List)}, for a transport whose events come from several sources in one batch
+   * (the partitions of a Kafka poll): {@code defaultSource} names the watermark source of event
+   * {@code i} when the event itself names none.
+   */
+  public CompletableFuture<IngestResult> ingest(
+      List<JsonNode> events, IntFunction<String> defaultSource) {
     long started = System.nanoTime();
     long now = clock.now();
     List<List<IncomingEvent>> perShard = new ArrayList<>(shards.length);
@@ -110,7 +121,8 @@ public final class PipelineRuntime {
     List<DeadLetter> rejected = new ArrayList<>();
     int invalid = 0;
     int future = 0;
-    for (JsonNode raw : events) {
+    for (int index = 0; index < events.size(); index++) {
+      JsonNode raw = events.get(index);
       EventReadResult read = reader.read(raw);
       if (read instanceof InvalidEvent bad) {
         invalid++;
@@ -131,7 +143,8 @@ public final class PipelineRuntime {
                   null,
                   now));
         } else {
-          perShard.get(shardOf(e.key())).add(new IncomingEvent(e, raw));
+          String source = e.source() != null ? e.source() : defaultSource.apply(index);
+          perShard.get(shardOf(e.key())).add(new IncomingEvent(e, raw, source));
         }
       }
     }
@@ -146,7 +159,7 @@ public final class PipelineRuntime {
         if (!part.isEmpty()) {
           parts.add(shards[i].apply(part));
           for (IncomingEvent in : part) {
-            tracker.observe(in.event().source(), in.event().timestamp(), now);
+            tracker.observe(in.source(), in.event().timestamp(), now);
           }
         }
       }

@@ -1,0 +1,102 @@
+package io.eventide.kafka;
+
+import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.runtime.PipelineRuntimes;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+
+/**
+ * Kafka is optional: without {@code eventide.kafka.enabled=true} no Kafka client is created (Boot's
+ * own Kafka beans connect to nothing until used) and pipelines that name Kafka are refused.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(KafkaSettings.class)
+public class KafkaConfiguration {
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnBooleanProperty(
+      name = "eventide.kafka.enabled",
+      havingValue = false,
+      matchIfMissing = true)
+  static class Disabled {
+    @Bean
+    KafkaNotConfigured kafkaNotConfigured() {
+      return new KafkaNotConfigured();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnBooleanProperty("eventide.kafka.enabled")
+  static class Enabled {
+    @Bean
+    Admin eventideKafkaAdmin(KafkaProperties kafka) {
+      return Admin.create(kafka.buildAdminProperties());
+    }
+
+    @Bean
+    KafkaOutbox kafkaOutbox(
+        KafkaProperties kafka, Admin eventideKafkaAdmin, KafkaSettings settings) {
+      Map<String, Object> props = new HashMap<>(kafka.buildProducerProperties());
+      // What the pane sink promises rests on these, whatever spring.kafka.producer.* says:
+      // every record on every replica, retried for as long as it takes, in order, never twice.
+      props.put(ProducerConfig.ACKS_CONFIG, "all");
+      props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+      props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+      props.put(ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE);
+      props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
+      // A send that cannot get metadata returns to the outbox, which offers it again.
+      props.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+      props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+      props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+      return new KafkaOutbox(
+          new KafkaProducer<>(props),
+          eventideKafkaAdmin,
+          settings.outboxCapacity(),
+          settings.retryBackoff());
+    }
+
+    @Bean
+    KafkaPaneSink kafkaPaneSink(KafkaOutbox outbox, ObjectProvider<PipelineRuntimes> runtimes) {
+      return new KafkaPaneSink(outbox, runtimes);
+    }
+
+    @Bean
+    KafkaDeadLetterSink kafkaDeadLetterSink(KafkaOutbox outbox) {
+      return new KafkaDeadLetterSink(outbox);
+    }
+
+    @Bean
+    KafkaEventSources kafkaEventSources(
+        KafkaProperties kafka, PipelineRuntimes runtimes, KafkaSettings settings) {
+      return new KafkaEventSources(
+          kafka.buildConsumerProperties(), runtimes, settings.retryBackoff());
+    }
+
+    @Bean
+    KafkaHealthIndicator kafkaHealthIndicator(
+        Admin eventideKafkaAdmin, KafkaOutbox outbox, KafkaSettings settings) {
+      return new KafkaHealthIndicator(eventideKafkaAdmin, outbox, settings.healthTimeout());
+    }
+
+    /** Pipelines stored before this process started get their event sources too. */
+    @EventListener(ApplicationReadyEvent.class)
+    void startStoredSources(ApplicationReadyEvent event) {
+      PipelineRegistry registry = event.getApplicationContext().getBean(PipelineRegistry.class);
+      KafkaEventSources sources = event.getApplicationContext().getBean(KafkaEventSources.class);
+      registry.list().toIterable().forEach(sources::defined);
+    }
+  }
+}

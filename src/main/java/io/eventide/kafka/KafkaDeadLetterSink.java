@@ -1,0 +1,53 @@
+package io.eventide.kafka;
+
+import io.eventide.pipeline.PaneRecords;
+import io.eventide.pipeline.Timestamps;
+import io.eventide.sink.DeadLetter;
+import io.eventide.sink.DeadLetterListener;
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Sends every dropped or invalid event of every pipeline to {@code
+ * eventide.dead-letters.<pipeline>}, with the reason and the event as it was sent.
+ */
+class KafkaDeadLetterSink implements DeadLetterListener {
+  private static final JsonMapper JSON = JsonMapper.shared();
+
+  private final KafkaOutbox outbox;
+
+  KafkaDeadLetterSink(KafkaOutbox outbox) {
+    this.outbox = outbox;
+  }
+
+  static String topic(String pipeline) {
+    return "eventide.dead-letters." + pipeline;
+  }
+
+  @Override
+  public void onDeadLetters(String pipeline, List<DeadLetter> letters) {
+    for (DeadLetter letter : letters) {
+      outbox.offer(
+          new ProducerRecord<>(topic(pipeline), JSON.writeValueAsBytes(toJson(letter))), "delete");
+    }
+  }
+
+  static ObjectNode toJson(DeadLetter letter) {
+    ObjectNode json = JsonNodeFactory.instance.objectNode();
+    json.put("pipeline", letter.pipeline());
+    json.put("reason", letter.reason());
+    if (letter.path() != null) {
+      json.put("path", letter.path());
+    }
+    json.put("detail", letter.detail());
+    if (letter.window() != null) {
+      json.set("window", PaneRecords.window(letter.window()));
+    }
+    json.put("at", Timestamps.format(letter.at()));
+    json.set("event", letter.event());
+    return json;
+  }
+}

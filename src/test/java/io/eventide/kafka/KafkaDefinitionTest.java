@@ -1,0 +1,90 @@
+package io.eventide.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eventide.pipeline.InvalidInputException;
+import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineJson;
+import io.eventide.pipeline.PipelineParser;
+import io.eventide.pipeline.Violation;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class KafkaDefinitionTest {
+  private static PipelineDefinition parse(String extra) {
+    JsonNode body =
+        JsonMapper.shared()
+            .readTree(
+                "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"},"
+                    + " \"aggregate\": {\"type\": \"sum\"}, "
+                    + extra
+                    + "}");
+    return PipelineParser.parseNamed(body, "clicks");
+  }
+
+  @Test
+  void defaultsAreFilledInAndWrittenBack() {
+    PipelineDefinition d =
+        parse(
+            "\"accumulation\": \"accumulating\", \"sinks\": {\"kafka\": {}},"
+                + " \"source\": {\"kafka\": {\"topic\": \"clicks-in\"}}");
+    JsonNode json = PipelineJson.withWarnings(d);
+    assertThat(json.at("/sinks/kafka/topic").stringValue()).isEqualTo("eventide.panes.clicks");
+    assertThat(json.at("/sinks/kafka/mode").stringValue()).isEqualTo("changelog");
+    assertThat(json.at("/source/kafka/topic").stringValue()).isEqualTo("clicks-in");
+    assertThat(json.at("/source/kafka/group").stringValue()).isEqualTo("eventide.clicks");
+    assertThat(json.get("warnings")).isEmpty();
+  }
+
+  @Test
+  void pipelinesWithoutKafkaDoNotMentionIt() {
+    JsonNode json = PipelineJson.write(parse("\"accumulation\": \"discarding\""));
+    assertThat(json.has("sinks")).isFalse();
+    assertThat(json.has("source")).isFalse();
+  }
+
+  @Test
+  void riskyPairingsAreAcceptedWithAWarning() {
+    assertThat(
+            parse(
+                    "\"accumulation\": \"accumulating\","
+                        + " \"sinks\": {\"kafka\": {\"mode\": \"append\"}}")
+                .warnings())
+        .singleElement()
+        .asString()
+        .contains("highest pane index per key and window");
+    assertThat(parse("\"sinks\": {\"kafka\": {}}").warnings())
+        .singleElement()
+        .asString()
+        .contains("use mode append");
+    assertThat(
+            parse(
+                    "\"accumulation\": \"retracting\","
+                        + " \"sinks\": {\"kafka\": {\"mode\": \"append\"}}")
+                .warnings())
+        .isEmpty();
+  }
+
+  @Test
+  void everyViolationIsNamed() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "\"sinks\": {\"kafka\": {\"topic\": \"no spaces\", \"mode\": \"upsert\"},"
+                        + " \"redis\": {}},"
+                        + " \"source\": {\"kafka\": {\"group\": \" \"}}"))
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(Violation::path)
+                    .containsExactlyInAnyOrder(
+                        "/sinks/kafka/topic",
+                        "/sinks/kafka/mode",
+                        "/sinks/redis",
+                        "/source/kafka/topic",
+                        "/source/kafka/group"));
+  }
+}

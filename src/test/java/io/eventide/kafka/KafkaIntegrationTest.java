@@ -1,0 +1,180 @@
+package io.eventide.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.runtime.IngestResult;
+import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.PipelineRuntimes;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A running Eventide with Kafka enabled against {@link KafkaTestBroker}, and a real consumer. */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "eventide.kafka.enabled=true",
+      "eventide.kafka.retry-backoff=200ms",
+      "logging.level.org.apache.kafka=warn",
+      "logging.level.kafka=warn",
+      "logging.level.org.springframework.kafka=warn"
+    })
+@AutoConfigureWebTestClient
+@Import(DuplicateCounter.class)
+abstract class KafkaIntegrationTest {
+  static final JsonMapper JSON = JsonMapper.shared();
+  static final Duration PATIENCE = Duration.ofSeconds(30);
+
+  @Autowired WebTestClient client;
+  @Autowired PipelineRuntimes runtimes;
+  @Autowired PipelineRegistry registry;
+
+  @DynamicPropertySource
+  static void kafka(DynamicPropertyRegistry registry) {
+    registry.add("spring.kafka.bootstrap-servers", () -> KafkaTestBroker.get().bootstrapServers());
+  }
+
+  static String bootstrapServers() {
+    return KafkaTestBroker.get().bootstrapServers();
+  }
+
+  /** Defines a pipeline and returns the answer's body. */
+  JsonNode define(String name, String body) {
+    byte[] answer =
+        client
+            .put()
+            .uri("/pipelines/{name}", name)
+            .contentType(MediaType.APPLICATION_JSON)
+            .bodyValue(body)
+            .exchange()
+            .expectStatus()
+            .is2xxSuccessful()
+            .expectBody()
+            .returnResult()
+            .getResponseBody();
+    return JSON.readTree(answer);
+  }
+
+  /** Applies one batch of events given as JSON objects. */
+  IngestResult ingest(String pipeline, String... events) {
+    List<JsonNode> batch = new ArrayList<>();
+    for (String e : events) {
+      batch.add(JSON.readTree(e));
+    }
+    return runtime(pipeline).ingest(batch).join();
+  }
+
+  /** Drains the pipeline: the watermark goes to the end of time and every window closes. */
+  void drain(String pipeline) {
+    runtime(pipeline).postWatermark(null, io.eventide.engine.Time.MAX).join();
+  }
+
+  PipelineRuntime runtime(String pipeline) {
+    return runtimes.runtimeOf(registry.find(pipeline).block());
+  }
+
+  static String event(String key, String time, double value, String id) {
+    return "{\"key\":\""
+        + key
+        + "\",\"timestamp\":\"2024-05-01T"
+        + time
+        + "Z\",\"value\":"
+        + value
+        + (id == null ? "" : ",\"id\":\"" + id + "\"")
+        + "}";
+  }
+
+  /**
+   * Reads the topic from the beginning, every partition, until {@code count} records have arrived
+   * (or the patience runs out), and then for as long as more keep coming within {@code quiet}, so
+   * that a duplicate beyond the expected count would show.
+   */
+  static List<ConsumerRecord<String, byte[]>> read(String topic, int count, Duration quiet) {
+    List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+    try (KafkaConsumer<String, byte[]> consumer = consumer()) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      long until = System.nanoTime() + PATIENCE.toNanos();
+      while (partitions.isEmpty() && System.nanoTime() < until) {
+        List<PartitionInfo> info = consumer.listTopics().get(topic);
+        if (info != null) {
+          info.forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+        }
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      while (out.size() < count && System.nanoTime() < until) {
+        consumer.poll(Duration.ofMillis(100)).forEach(out::add);
+      }
+      long lastArrival = System.nanoTime();
+      while (System.nanoTime() - lastArrival < quiet.toNanos()) {
+        int before = out.size();
+        consumer.poll(Duration.ofMillis(100)).forEach(out::add);
+        if (out.size() > before) {
+          lastArrival = System.nanoTime();
+        }
+      }
+    }
+    return out;
+  }
+
+  static List<ConsumerRecord<String, byte[]>> read(String topic, int count) {
+    return read(topic, count, Duration.ofMillis(500));
+  }
+
+  static KafkaConsumer<String, byte[]> consumer() {
+    return new KafkaConsumer<>(
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers(),
+            ConsumerConfig.GROUP_ID_CONFIG,
+            "test-" + UUID.randomUUID(),
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            false,
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed",
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class,
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class));
+  }
+
+  static String header(ConsumerRecord<String, byte[]> record, String name) {
+    return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+  }
+
+  static JsonNode value(ConsumerRecord<String, byte[]> record) {
+    return JSON.readTree(record.value());
+  }
+
+  static void assertSameOrderPerKey(List<ConsumerRecord<String, byte[]>> records) {
+    Map<String, Integer> lastIndex = new java.util.HashMap<>();
+    for (ConsumerRecord<String, byte[]> r : records) {
+      int index = Integer.parseInt(header(r, KafkaPaneRecords.PANE_INDEX));
+      Integer before = lastIndex.put(r.key(), index);
+      assertThat(before == null || before <= index)
+          .as("pane %d of %s after pane %s", index, r.key(), before)
+          .isTrue();
+    }
+  }
+}
