@@ -1,10 +1,14 @@
 package io.eventide.pipeline;
 
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.ToLongFunction;
+import java.util.regex.Pattern;
 import tools.jackson.core.JsonPointer;
 import tools.jackson.databind.JsonNode;
 
@@ -14,6 +18,9 @@ import tools.jackson.databind.JsonNode;
  * return a fallback (often null) after a violation so that parsing goes on and finds the rest.
  */
 public final class JsonFields {
+  /** Four-digit years only: calendar arithmetic far outside them is of no use to anyone. */
+  private static final Pattern ISO_DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+
   private final JsonNode node;
   private final String path;
   private final Violations violations;
@@ -178,6 +185,36 @@ public final class JsonFields {
       violation(field, e.getMessage());
       return null;
     }
+  }
+
+  /** An IANA time zone id such as {@code Europe/Berlin}; fixed offsets are not time zones. */
+  public ZoneId timeZone(String field, ZoneId fallback) {
+    String value = string(field, null);
+    if (value == null) {
+      return get(field) == null ? fallback : null;
+    }
+    if (!ZoneId.getAvailableZoneIds().contains(value)) {
+      violation(field, "must be an IANA time zone id such as Europe/Berlin (got '" + value + "')");
+      return null;
+    }
+    return ZoneId.of(value);
+  }
+
+  /** An ISO-8601 date, {@code 2026-01-01}. */
+  public LocalDate date(String field, LocalDate fallback) {
+    String value = string(field, null);
+    if (value == null) {
+      return get(field) == null ? fallback : null;
+    }
+    try {
+      if (ISO_DATE.matcher(value).matches()) {
+        return LocalDate.parse(value);
+      }
+    } catch (DateTimeParseException e) {
+      // Falls through to the violation: the text has the shape of a date but names none.
+    }
+    violation(field, "must be an ISO-8601 date such as 2026-01-01 (got '" + value + "')");
+    return null;
   }
 
   /** A JSON pointer (RFC 6901) into an event. */

@@ -4,6 +4,7 @@ import io.eventide.engine.Trigger;
 import io.eventide.engine.aggregate.AggregateSpec;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -14,19 +15,34 @@ public final class PipelineJson {
 
   private PipelineJson() {}
 
-  /** The definition followed by its {@code warnings}, as the API returns it. */
+  /**
+   * The definition as the API returns it: the window and trigger each followed by its canonical
+   * Beam Java expression ({@code windowExpression}, {@code triggerExpression}), and the {@code
+   * warnings} at the end.
+   */
   public static ObjectNode withWarnings(PipelineDefinition d) {
-    ObjectNode json = write(d);
+    ObjectNode json = write(d, true);
     ArrayNode warnings = json.putArray("warnings");
     d.warnings().forEach(warnings::add);
     return json;
   }
 
+  /** The definition alone, in the form {@link PipelineParser} reads back into the same one. */
   public static ObjectNode write(PipelineDefinition d) {
+    return write(d, false);
+  }
+
+  private static ObjectNode write(PipelineDefinition d, boolean expressions) {
     ObjectNode json = JSON.objectNode();
     json.put("name", d.name());
     json.set("window", window(d.window()));
+    if (expressions) {
+      json.put("windowExpression", BeamJava.window(d.window()));
+    }
     json.set("trigger", trigger(d.trigger()));
+    if (expressions) {
+      json.put("triggerExpression", BeamJava.trigger(d.trigger()));
+    }
     json.put("accumulation", WireNames.of(d.accumulation()));
     json.put("allowedLateness", d.allowedLateness().toString());
     json.put("timestampCombiner", WireNames.of(d.timestampCombiner()));
@@ -60,6 +76,14 @@ public final class PipelineJson {
           .put("offset", s.offset().toString());
     } else if (w instanceof WindowDefinition.Session s) {
       json.put("gap", s.gap().toString());
+    } else if (w instanceof WindowDefinition.Calendar c) {
+      json.put("unit", c.unit().name().toLowerCase(Locale.ROOT))
+          .put("multiple", c.multiple())
+          .put("timeZone", c.timeZone().getId())
+          .put("startDate", c.startDate().toString());
+      if (c.weekStart() != null) {
+        json.put("weekStart", c.weekStart().name());
+      }
     }
     return json;
   }

@@ -1,15 +1,24 @@
 package io.eventide.pipeline;
 
 import io.eventide.engine.AccumulationMode;
+import io.eventide.engine.CalendarWindows;
 import io.eventide.engine.ClosingBehavior;
 import io.eventide.engine.OnTimeBehavior;
 import io.eventide.engine.TimestampCombiner;
 import io.eventide.engine.Trigger;
 import io.eventide.engine.aggregate.AggregateSpec;
 import io.eventide.engine.aggregate.Aggregates;
+import io.eventide.pipeline.beam.BeamExpression;
+import java.time.DayOfWeek;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -19,6 +28,19 @@ import tools.jackson.databind.JsonNode;
 public final class PipelineParser {
   /** Beyond this many windows per element a sliding window costs more than it can be worth. */
   private static final long MAX_WINDOWS_PER_ELEMENT = 1000;
+
+  private static final List<String> CALENDAR_UNITS = List.of("days", "weeks", "months", "years");
+
+  /** Calendar windows may last at most a century, as durations may ({@link Durations#MAX}). */
+  private static final Map<CalendarWindows.Unit, Long> MAX_MULTIPLE =
+      Map.of(
+          CalendarWindows.Unit.DAYS, 36_500L,
+          CalendarWindows.Unit.WEEKS, 5_214L,
+          CalendarWindows.Unit.MONTHS, 1_200L,
+          CalendarWindows.Unit.YEARS, 100L);
+
+  private static final List<String> WEEK_DAYS =
+      Arrays.stream(DayOfWeek.values()).map(DayOfWeek::name).toList();
 
   private final Violations violations;
 
@@ -68,12 +90,23 @@ public final class PipelineParser {
           "name", "must match " + PipelineDefinition.NAME.pattern() + " (got '" + name + "')");
     }
     JsonNode windowNode = f.require("window");
-    WindowDefinition window = windowNode == null ? null : window(windowNode, f.pathOf("window"));
+    WindowDefinition window =
+        windowNode == null
+            ? null
+            : treeOrExpression(
+                windowNode,
+                f.pathOf("window"),
+                BeamExpression::window,
+                (tree, at, v) -> new PipelineParser(v).window(tree, at));
     JsonNode triggerNode = f.get("trigger");
     Trigger trigger =
         triggerNode == null
             ? new Trigger.Default()
-            : new TriggerParser(violations).parse(triggerNode, f.pathOf("trigger"));
+            : treeOrExpression(
+                triggerNode,
+                f.pathOf("trigger"),
+                BeamExpression::trigger,
+                (tree, at, v) -> new TriggerParser(v).parse(tree, at));
     AccumulationMode accumulation =
         f.choice("accumulation", AccumulationMode.class, AccumulationMode.DISCARDING);
     Duration lateness = f.nonNegativeDuration("allowedLateness", Duration.ZERO);
@@ -120,6 +153,43 @@ public final class PipelineParser {
         source);
   }
 
+  /** Reads the JSON tree at {@code path} into {@code violations}. */
+  private interface TreeReader<T> {
+    T read(JsonNode tree, String path, Violations violations);
+  }
+
+  /**
+   * Reads a window or trigger given as a JSON tree or as a Beam expression. An expression is
+   * translated to its tree and read by the same reader, so both forms obey the same rules; what the
+   * reader finds is reported at the expression's path, pointing at the column it came from.
+   */
+  private <T> T treeOrExpression(
+      JsonNode node,
+      String path,
+      Function<String, BeamExpression> translate,
+      TreeReader<T> reader) {
+    if (!node.isString()) {
+      if (!node.isObject()) {
+        violations.add(path, "must be an object or a string holding a Beam expression");
+        return null;
+      }
+      return reader.read(node, path, violations);
+    }
+    BeamExpression expression;
+    try {
+      expression = translate.apply(node.stringValue());
+    } catch (IllegalArgumentException e) {
+      violations.add(path, e.getMessage());
+      return null;
+    }
+    Violations found = new Violations();
+    T value = reader.read(expression.tree(), path, found);
+    for (Violation v : found.list()) {
+      violations.add(path, expression.locate(v.path().substring(path.length()), v.reason()));
+    }
+    return found.size() == 0 ? value : null;
+  }
+
   private WindowDefinition window(JsonNode node, String path) {
     JsonFields f = JsonFields.of(node, path, violations);
     if (f == null || f.require("type") == null) {
@@ -135,6 +205,7 @@ public final class PipelineParser {
           case "sliding" -> sliding(f);
           case "session" -> session(f);
           case "global" -> new WindowDefinition.Global();
+          case "calendar" -> calendar(f);
           default -> throw new IllegalStateException("window type without a reader: " + type);
         };
     f.rejectUnknown();
@@ -188,6 +259,34 @@ public final class PipelineParser {
   private WindowDefinition session(JsonFields f) {
     Duration gap = f.positiveDuration("gap", null);
     return gap == null ? null : new WindowDefinition.Session(gap);
+  }
+
+  private WindowDefinition calendar(JsonFields f) {
+    if (f.require("unit") == null) {
+      return null;
+    }
+    String unitName = f.oneOf("unit", CALENDAR_UNITS, null);
+    CalendarWindows.Unit unit =
+        unitName == null ? null : CalendarWindows.Unit.valueOf(unitName.toUpperCase(Locale.ROOT));
+    Long multiple =
+        f.integer("multiple", 1L, 1, unit == null ? Long.MAX_VALUE : MAX_MULTIPLE.get(unit));
+    ZoneId zone = f.timeZone("timeZone", WindowDefinition.Calendar.DEFAULT_ZONE);
+    LocalDate start = f.date("startDate", WindowDefinition.Calendar.DEFAULT_START);
+    DayOfWeek weekStart = null;
+    if (unit == CalendarWindows.Unit.WEEKS) {
+      String day = f.oneOf("weekStart", WEEK_DAYS, DayOfWeek.MONDAY.name());
+      weekStart = day == null ? null : DayOfWeek.valueOf(day);
+    } else if (f.get("weekStart") != null) {
+      f.violation("weekStart", "applies only to unit weeks");
+    }
+    if (unit == null
+        || multiple == null
+        || zone == null
+        || start == null
+        || (unit == CalendarWindows.Unit.WEEKS && weekStart == null)) {
+      return null;
+    }
+    return new WindowDefinition.Calendar(unit, multiple.intValue(), zone, start, weekStart);
   }
 
   private AggregateDefinition aggregate(JsonNode node, String path) {

@@ -1,6 +1,7 @@
 package io.eventide.pipeline;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -12,6 +13,10 @@ public final class Violations {
 
   public void add(String path, String reason) {
     list.add(new Violation(path, reason));
+  }
+
+  public List<Violation> list() {
+    return Collections.unmodifiableList(list);
   }
 
   public int size() {

@@ -1,12 +1,16 @@
 package io.eventide.pipeline;
 
+import io.eventide.engine.CalendarWindows;
 import io.eventide.engine.WindowFn;
+import java.time.DayOfWeek;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.List;
 
 /** The window function of a pipeline, with durations as written (normalised to ISO-8601). */
 public sealed interface WindowDefinition {
-  List<String> TYPES = List.of("fixed", "sliding", "session", "global");
+  List<String> TYPES = List.of("fixed", "sliding", "session", "global", "calendar");
 
   String type();
 
@@ -61,6 +65,35 @@ public sealed interface WindowDefinition {
     @Override
     public WindowFn windowFn() {
       return new WindowFn.Global();
+    }
+  }
+
+  /**
+   * Days, weeks, months or years of local time in {@code timeZone}, counted in steps of {@code
+   * multiple} from {@code startDate}.
+   *
+   * @param weekStart the first day of a week; null unless the unit is weeks
+   */
+  record Calendar(
+      CalendarWindows.Unit unit,
+      int multiple,
+      ZoneId timeZone,
+      LocalDate startDate,
+      DayOfWeek weekStart)
+      implements WindowDefinition {
+    /** Beam's defaults, so that a window written as a Beam expression means the same here. */
+    public static final ZoneId DEFAULT_ZONE = ZoneId.of("UTC");
+
+    public static final LocalDate DEFAULT_START = LocalDate.of(1970, 1, 1);
+
+    @Override
+    public String type() {
+      return "calendar";
+    }
+
+    @Override
+    public WindowFn windowFn() {
+      return new CalendarWindows(unit, multiple, timeZone, startDate, weekStart);
     }
   }
 }

@@ -100,6 +100,76 @@ class PipelineApiTest {
   }
 
   @Test
+  void acceptsBeamExpressionsAndReturnsTheCanonicalJavaOnes() {
+    String canonical =
+        "AfterWatermark.pastEndOfWindow().withEarlyFirings(AfterProcessingTime"
+            + ".pastFirstElementInPane().plusDelayOf(Duration.standardMinutes(1)))"
+            + ".withLateFirings(AfterPane.elementCountAtLeast(1))";
+    put(
+            "beam",
+            """
+            {"window": "window.FixedWindows(60)", "aggregate": {"type": "sum"},
+             "trigger": "AfterWatermark(early=AfterProcessingTime(60), late=AfterCount(1))"}
+            """)
+        .expectStatus()
+        .isCreated();
+    client
+        .get()
+        .uri("/pipelines/beam")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.window.size")
+        .isEqualTo("PT1M")
+        .jsonPath("$.windowExpression")
+        .isEqualTo("FixedWindows.of(Duration.standardMinutes(1))")
+        .jsonPath("$.trigger.early.delay")
+        .isEqualTo("PT1M")
+        .jsonPath("$.trigger.late.count")
+        .isEqualTo(1)
+        .jsonPath("$.triggerExpression")
+        .isEqualTo(canonical);
+    put(
+            "beam",
+            "{\"window\": \"FixedWindows.of(Duration.standardMinutes(1))\","
+                + " \"aggregate\": {\"type\": \"sum\"}, \"trigger\": \""
+                + canonical
+                + "\"}")
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.trigger.early.type")
+        .isEqualTo("afterProcessingTime")
+        .jsonPath("$.triggerExpression")
+        .isEqualTo(canonical);
+  }
+
+  @Test
+  void pointsAtTheColumnOfABrokenExpression() {
+    put(
+            "broken-expression",
+            """
+            {"window": {"type": "fixed", "size": "1m"}, "aggregate": {"type": "sum"},
+             "trigger": "Repeatedly.forever(AfterPane.elementCountAtLeast(3)"}
+            """)
+        .expectStatus()
+        .isBadRequest()
+        .expectBody()
+        .jsonPath("$.errors[0].path")
+        .isEqualTo("/trigger")
+        .jsonPath("$.errors[0].reason")
+        .value(
+            String.class,
+            reason ->
+                assertThat(reason)
+                    .startsWith(
+                        "unexpected end of expression, expected ')' at column 52:"
+                            + " Repeatedly.forever(AfterPane.elementCountAtLeast(3)\n")
+                    .endsWith("^"));
+  }
+
+  @Test
   void returnsWarnings() {
     put(
             "warned",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.eventide.engine.AccumulationMode;
+import io.eventide.engine.CalendarWindows;
 import io.eventide.engine.ClosingBehavior;
 import io.eventide.engine.OnTimeBehavior;
 import io.eventide.engine.TimestampCombiner;
@@ -11,7 +12,10 @@ import io.eventide.engine.Trigger;
 import io.eventide.engine.WindowFn;
 import io.eventide.engine.WindowingStrategy;
 import io.eventide.engine.aggregate.AggregateSpec;
+import java.time.DayOfWeek;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -74,7 +78,9 @@ class PipelineParserTest {
                   """
                   {'name':'p',
                    'window':{'type':'fixed','size':'PT1M','offset':'PT0S'},
+                   'windowExpression':'FixedWindows.of(Duration.standardMinutes(1))',
                    'trigger':{'type':'default'},
+                   'triggerExpression':'DefaultTrigger.of()',
                    'accumulation':'discarding',
                    'allowedLateness':'PT0S',
                    'timestampCombiner':'end_of_window',
@@ -308,9 +314,15 @@ class PipelineParserTest {
           .containsExactly(
               new Violation(
                   "/window/type",
-                  "must be one of fixed, sliding, session, global (got 'tumbling')"));
+                  "must be one of fixed, sliding, session, global, calendar (got 'tumbling')"));
+      assertThat(violations(with("window", "60")))
+          .containsExactly(
+              new Violation("/window", "must be an object or a string holding a Beam expression"));
       assertThat(violations(with("window", "'fixed'")))
-          .containsExactly(new Violation("/window", "must be an object"));
+          .singleElement()
+          .extracting(Violation::reason)
+          .asString()
+          .startsWith("unknown window 'fixed' at column 1: fixed");
       assertThat(violations(with("window", "{'size':'1m'}")))
           .containsExactly(new Violation("/window/type", "is required"));
     }
@@ -465,6 +477,119 @@ class PipelineParserTest {
           .containsExactly(new Violation("/trigger", "must have at most 64 nodes (has 65)"));
       String sixtyFour = t.substring("{'type':'repeatedly','trigger':".length(), t.length() - 1);
       assertThat(trigger(sixtyFour)).isInstanceOf(Trigger.Repeatedly.class);
+    }
+  }
+
+  @Nested
+  class CalendarWindowDefinitions {
+    static WindowDefinition calendar(String window) {
+      return parse(with("window", window)).window();
+    }
+
+    static List<Violation> calendarViolations(String window) {
+      return violations(with("window", window));
+    }
+
+    @Test
+    void readsTheIssuesExample() {
+      PipelineDefinition d =
+          parse(
+              with(
+                  "window",
+                  "{'type':'calendar','unit':'days','multiple':1,'timeZone':'Europe/Berlin',"
+                      + "'startDate':'2026-01-01'}"));
+      ZoneId berlin = ZoneId.of("Europe/Berlin");
+      LocalDate start = LocalDate.of(2026, 1, 1);
+      assertThat(d.window())
+          .isEqualTo(
+              new WindowDefinition.Calendar(CalendarWindows.Unit.DAYS, 1, berlin, start, null));
+      assertThat(d.window().windowFn())
+          .isEqualTo(new CalendarWindows(CalendarWindows.Unit.DAYS, 1, berlin, start, null));
+      assertThat(PipelineJson.withWarnings(d).at("/window"))
+          .isEqualTo(
+              json(
+                  "{'type':'calendar','unit':'days','multiple':1,'timeZone':'Europe/Berlin',"
+                      + "'startDate':'2026-01-01'}"));
+      assertThat(PipelineJson.withWarnings(d).at("/windowExpression").stringValue())
+          .isEqualTo(
+              "CalendarWindows.days(1).withStartingDay(2026, 1, 1)"
+                  + ".withTimeZone(DateTimeZone.forID(\"Europe/Berlin\"))");
+    }
+
+    @Test
+    void fillsBeamsDefaultsAndAWeekStartForWeeks() {
+      WindowDefinition weeks = calendar("{'type':'calendar','unit':'weeks'}");
+      assertThat(weeks)
+          .isEqualTo(
+              new WindowDefinition.Calendar(
+                  CalendarWindows.Unit.WEEKS,
+                  1,
+                  ZoneId.of("UTC"),
+                  LocalDate.of(1970, 1, 1),
+                  DayOfWeek.MONDAY));
+      assertThat(
+              PipelineJson.write(parse(with("window", "{'type':'calendar','unit':'weeks'}")))
+                  .at("/window"))
+          .isEqualTo(
+              json(
+                  "{'type':'calendar','unit':'weeks','multiple':1,'timeZone':'UTC',"
+                      + "'startDate':'1970-01-01','weekStart':'MONDAY'}"));
+      assertThat(calendar("{'type':'calendar','unit':'weeks','multiple':2,'weekStart':'SUNDAY'}"))
+          .extracting(w -> ((WindowDefinition.Calendar) w).weekStart())
+          .isEqualTo(DayOfWeek.SUNDAY);
+    }
+
+    @Test
+    void readsBackWhatItWrites() {
+      PipelineDefinition d =
+          parse(
+              with(
+                  "window",
+                  "{'type':'calendar','unit':'months','multiple':3,'timeZone':'America/New_York',"
+                      + "'startDate':'2026-01-31'}"));
+      assertThat(PipelineParser.parseNamed(PipelineJson.write(d), "p")).isEqualTo(d);
+    }
+
+    @Test
+    void checksEveryField() {
+      assertThat(calendarViolations("{'type':'calendar'}"))
+          .containsExactly(new Violation("/window/unit", "is required"));
+      assertThat(calendarViolations("{'type':'calendar','unit':'hours'}"))
+          .containsExactly(
+              new Violation(
+                  "/window/unit", "must be one of days, weeks, months, years (got 'hours')"));
+      assertThat(calendarViolations("{'type':'calendar','unit':'days','multiple':0}"))
+          .containsExactly(new Violation("/window/multiple", "must be between 1 and 36500"));
+      assertThat(calendarViolations("{'type':'calendar','unit':'months','multiple':1201}"))
+          .containsExactly(new Violation("/window/multiple", "must be between 1 and 1200"));
+      assertThat(calendarViolations("{'type':'calendar','unit':'years','multiple':'2'}"))
+          .containsExactly(new Violation("/window/multiple", "must be an integer"));
+      assertThat(calendarViolations("{'type':'calendar','unit':'days','timeZone':'Mars/Olympus'}"))
+          .containsExactly(
+              new Violation(
+                  "/window/timeZone",
+                  "must be an IANA time zone id such as Europe/Berlin (got 'Mars/Olympus')"));
+      assertThat(calendarViolations("{'type':'calendar','unit':'days','timeZone':'+01:00'}"))
+          .extracting(Violation::path)
+          .containsExactly("/window/timeZone");
+      assertThat(calendarViolations("{'type':'calendar','unit':'days','startDate':'2026-02-30'}"))
+          .containsExactly(
+              new Violation(
+                  "/window/startDate",
+                  "must be an ISO-8601 date such as 2026-01-01 (got '2026-02-30')"));
+      assertThat(calendarViolations("{'type':'calendar','unit':'days','startDate':'1.1.2026'}"))
+          .extracting(Violation::path)
+          .containsExactly("/window/startDate");
+      assertThat(calendarViolations("{'type':'calendar','unit':'days','weekStart':'MONDAY'}"))
+          .containsExactly(new Violation("/window/weekStart", "applies only to unit weeks"));
+      assertThat(calendarViolations("{'type':'calendar','unit':'weeks','weekStart':'monday'}"))
+          .containsExactly(
+              new Violation(
+                  "/window/weekStart",
+                  "must be one of MONDAY, TUESDAY, WEDNESDAY, THURSDAY, FRIDAY, SATURDAY, SUNDAY"
+                      + " (got 'monday')"));
+      assertThat(calendarViolations("{'type':'calendar','unit':'days','size':'1d'}"))
+          .containsExactly(new Violation("/window/size", "unknown field"));
     }
   }
 
