@@ -217,6 +217,9 @@ final class SessionMerger {
       }
     }
     result.active = true;
+    // The merge placed a garbage-collection hold; its timer releases it even when the result is
+    // closed and no element arrives to set it (Beam leaks the hold there and stalls).
+    engine.setEventTimer(result, engine.gcTime(result));
     sources.reset();
   }
 

@@ -178,9 +178,10 @@ public sealed interface Trigger
 
   /** Fires when {@code trigger} fires; fires and finishes when {@code until} fires. */
   record OrFinally(Trigger trigger, Trigger until) implements Trigger {
+    /** Never a single-fire trigger, whatever its parts: Beam's type system says so. */
     @Override
     public boolean isOnce() {
-      return trigger.isOnce();
+      return false;
     }
 
     @Override

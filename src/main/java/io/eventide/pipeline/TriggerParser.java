@@ -35,7 +35,7 @@ final class TriggerParser {
 
   private static final String SINGLE_FIRE =
       "must be a single-fire trigger (afterCount, afterProcessingTime, afterWatermark without"
-          + " early/late, afterFirst, afterAll, never, or orFinally of one of these)";
+          + " early/late, afterFirst, afterAll or never)";
 
   private static final Trigger STAND_IN = new Trigger.Never();
 

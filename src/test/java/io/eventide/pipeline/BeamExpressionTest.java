@@ -216,7 +216,7 @@ class BeamExpressionTest {
                       AfterAll.of(
                         AfterProcessingTime.pastFirstElementInPane()
                             .plusDelayOf(Duration.standardSeconds(90)),
-                        AfterPane.elementCountAtLeast(2).orFinally(Never.ever()))))
+                        AfterFirst.of(AfterPane.elementCountAtLeast(2), Never.ever()))))
                   \t.orFinally(AfterWatermark.pastEndOfWindow())
                   """))
           .isEqualTo(
@@ -229,7 +229,7 @@ class BeamExpressionTest {
                               new AfterAll(
                                   List.of(
                                       new AfterProcessingTime(90_000),
-                                      new OrFinally(count(2), new Never())))))),
+                                      new AfterFirst(List.of(count(2), new Never()))))))),
                   new AfterWatermark(null, null)));
     }
 
@@ -515,8 +515,8 @@ class BeamExpressionTest {
                       + ".withEarlyFirings(Repeatedly.forever(AfterPane.elementCountAtLeast(1)))"))
           .startsWith(
               "early must be a single-fire trigger (afterCount, afterProcessingTime,"
-                  + " afterWatermark without early/late, afterFirst, afterAll, never, or orFinally"
-                  + " of one of these); got repeatedly at column 51: ");
+                  + " afterWatermark without early/late, afterFirst, afterAll or never);"
+                  + " got repeatedly at column 51: ");
       assertThat(reason("AfterAny(AfterCount(1), DefaultTrigger())"))
           .startsWith("triggers/1 must be a single-fire trigger")
           .contains("; got default at column 25: ");
@@ -642,7 +642,11 @@ class BeamExpressionTest {
         case 4 -> once ? count(1) : new Trigger.Default();
         case 5 -> new AfterFirst(triggers(r, depth, true));
         case 6 -> new AfterAll(triggers(r, depth, true));
-        case 7 -> new OrFinally(trigger(r, depth - 1, once), trigger(r, depth - 1, true));
+        // orFinally is never single-fire (Beam's types), so it only stands where repeating may.
+        case 7 ->
+            once
+                ? count(1 + r.nextInt(1000))
+                : new OrFinally(trigger(r, depth - 1, false), trigger(r, depth - 1, true));
         case 8 ->
             once
                 ? new AfterFirst(triggers(r, depth, true))

@@ -462,9 +462,20 @@ class PipelineParserTest {
       assertThat(
               trigger(
                   "{'type':'orFinally','trigger':{'type':'repeatedly','trigger':"
-                      + "{'type':'afterCount','count':1}},'until':{'type':'orFinally',"
-                      + "'trigger':{'type':'afterCount','count':5},'until':{'type':'afterWatermark'}}}"))
+                      + "{'type':'afterCount','count':1}},'until':{'type':'afterFirst','triggers':"
+                      + "[{'type':'afterCount','count':5},{'type':'afterWatermark'}]}}"))
           .isInstanceOf(Trigger.OrFinally.class);
+    }
+
+    @Test
+    void refusesOrFinallyWhereBeamTakesSingleFireTriggersOnly() {
+      assertThat(
+              triggerViolations(
+                  "{'type':'orFinally','trigger':{'type':'afterCount','count':1},"
+                      + "'until':{'type':'orFinally','trigger':{'type':'afterCount','count':5},"
+                      + "'until':{'type':'afterWatermark'}}}"))
+          .extracting(Violation::path)
+          .containsExactly("/trigger/until");
     }
 
     @Test
