@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.StringDecoder;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -57,6 +58,8 @@ class IngestController {
     this.runtimes = runtimes;
     this.requestJson = requestJson;
     this.properties = properties;
+    // A line may be as long as the body may be; the decoder's 256 KB default would answer 500.
+    lines.setMaxInMemorySize((int) Math.min(properties.maxBodySize().toBytes(), Integer.MAX_VALUE));
   }
 
   @PostMapping(
@@ -85,6 +88,7 @@ class IngestController {
   @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   @ApiResponse(responseCode = "413", ref = ApiDocs.PAYLOAD_TOO_LARGE)
+  @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
   Mono<ResponseEntity<JsonNode>> events(@PathVariable String name, ServerHttpRequest request) {
     long limit = properties.maxBodySize().toBytes();
     long declared = request.getHeaders().getContentLength();
@@ -144,8 +148,10 @@ class IngestController {
   }
 
   /**
-   * NDJSON is applied in batches as it streams in, so a large upload is never held whole. Past the
-   * size limit the stream is cut with a 413 that says how much had been applied.
+   * NDJSON is applied in batches as it streams in, so a large upload is never held whole: one batch
+   * is applied while at most the next is read. Past the size limit the stream is cut with a 413
+   * whose {@code applied} says what the batches before the cut did; the batch being applied then is
+   * finished first, so that the figure is exact.
    */
   private Mono<IngestResult> ingestNdjson(
       PipelineRuntime runtime, Flux<DataBuffer> body, long limit) {
@@ -160,11 +166,12 @@ class IngestController {
               }
             });
     AtomicLong batches = new AtomicLong();
+    AtomicReference<IngestResult> applied = new AtomicReference<>(IngestResult.EMPTY);
     return lines
         .decode(counted, ResolvableType.forClass(String.class), null, null)
         .filter(line -> !line.isBlank())
         .buffer(properties.ndjsonBatchEvents())
-        .concatMap(
+        .concatMapDelayError(
             batch -> {
               List<JsonNode> events = new ArrayList<>(batch.size());
               List<String> unreadable = new ArrayList<>();
@@ -180,9 +187,16 @@ class IngestController {
                 return Mono.error(new MalformedJsonException("no line of the body is JSON"));
               }
               IngestResult rejected = runtime.rejectUnreadable(unreadable);
-              return Mono.fromFuture(() -> runtime.ingest(events)).map(rejected::plus);
-            })
-        .reduce(IngestResult.EMPTY, IngestResult::plus);
+              return Mono.fromFuture(() -> runtime.ingest(events))
+                  .map(rejected::plus)
+                  .doOnNext(result -> applied.accumulateAndGet(result, IngestResult::plus));
+            },
+            false,
+            1)
+        .then(Mono.fromSupplier(applied::get))
+        .doOnError(
+            PayloadTooLargeException.class,
+            e -> e.getBody().setProperty("applied", toJson(applied.get())));
   }
 
   @PostMapping(path = "/{name}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -192,8 +206,18 @@ class IngestController {
       description =
           "Punctuated watermarks: {\"source\":\"s1\",\"watermark\":\"<ISO|ms|+inf>\"}. Without a"
               + " source every source moves (\"+inf\" drains the pipeline). A watermark that would"
-              + " go backwards is ignored and reported.")
-  @ApiResponse(responseCode = "200", description = "Whether it was applied, and the watermarks")
+              + " go backwards is ignored and reported.",
+      requestBody =
+          @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              required = true,
+              content =
+                  @Content(
+                      mediaType = MediaType.APPLICATION_JSON_VALUE,
+                      schema = @Schema(ref = ApiDocs.WATERMARK_POST))))
+  @ApiResponse(
+      responseCode = "200",
+      description = "Whether it was applied, and the watermarks",
+      content = @Content(schema = @Schema(ref = ApiDocs.WATERMARK_POST_RESULT)))
   @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> watermark(@PathVariable String name, @RequestBody String body) {

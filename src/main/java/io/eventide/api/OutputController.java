@@ -20,6 +20,8 @@ import io.eventide.sink.PublishedPane;
 import io.eventide.sink.ResultsStore;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
@@ -78,7 +80,13 @@ class OutputController {
           "One event per pane record (type `pane` or `retraction`, increasing `id`), optionally"
               + " filtered. A comment heartbeat keeps idle streams open. A subscriber that falls"
               + " a whole buffer behind gets a final `overflow` event and is disconnected.")
-  @ApiResponse(responseCode = "200", description = "The event stream")
+  @ApiResponse(
+      responseCode = "200",
+      description = "The event stream",
+      content =
+          @Content(
+              mediaType = MediaType.TEXT_EVENT_STREAM_VALUE,
+              schema = @Schema(type = "string")))
   @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Flux<ServerSentEvent<String>> panes(
@@ -96,8 +104,11 @@ class OutputController {
               runtimes.runtimeOf(d);
               Flux<ServerSentEvent<String>> events =
                   hub.subscribe(name, filter, properties.sseBufferSize()).map(this::toEvent);
+              // A heartbeat the client is not ready for is dropped: left queued, Flux.interval
+              // would fail the stream once merge's small prefetch of ticks filled up.
               Flux<ServerSentEvent<String>> heartbeats =
                   Flux.interval(properties.sseHeartbeat(), properties.sseHeartbeat())
+                      .onBackpressureDrop()
                       .map(i -> ServerSentEvent.<String>builder().comment("heartbeat").build());
               // The stream ends when the pane stream ends (overflow, pipeline deleted).
               return Flux.merge(events.materialize(), heartbeats.map(Signal::next))
@@ -112,7 +123,11 @@ class OutputController {
       description =
           "Decided by pane index, never by arrival order; `final` and `finalAt` say whether the"
               + " figure can still change.")
-  @ApiResponse(responseCode = "200", description = "Latest panes, by window start and key")
+  @ApiResponse(
+      responseCode = "200",
+      description = "Latest panes, by window start and key",
+      content = @Content(schema = @Schema(ref = ApiDocs.RESULTS)))
+  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> results(
       @PathVariable String name,
@@ -145,7 +160,10 @@ class OutputController {
       description =
           "Each open window with its element count, next pane index, the trigger's progress in"
               + " words and numbers, and when it will be garbage-collected.")
-  @ApiResponse(responseCode = "200", description = "Open windows, by key and start")
+  @ApiResponse(
+      responseCode = "200",
+      description = "Open windows, by key and start",
+      content = @Content(schema = @Schema(ref = ApiDocs.WINDOWS)))
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> windows(@PathVariable String name, @RequestParam(required = false) String key) {
     return definition(name)
@@ -174,7 +192,11 @@ class OutputController {
 
   @GetMapping(path = "/{name}/dead-letters", produces = MediaType.APPLICATION_JSON_VALUE)
   @Operation(operationId = "getDeadLetters", summary = "Recent dropped events, newest first")
-  @ApiResponse(responseCode = "200", description = "Dead letters with their reasons")
+  @ApiResponse(
+      responseCode = "200",
+      description = "Dead letters with their reasons",
+      content = @Content(schema = @Schema(ref = ApiDocs.DEAD_LETTERS)))
+  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> deadLetters(
       @PathVariable String name, @RequestParam(defaultValue = "100") int limit) {
@@ -209,7 +231,10 @@ class OutputController {
   @Operation(
       operationId = "getWatermark",
       summary = "Input and output watermark, per-source watermarks, idleness and lag")
-  @ApiResponse(responseCode = "200", description = "The watermarks")
+  @ApiResponse(
+      responseCode = "200",
+      description = "The watermarks",
+      content = @Content(schema = @Schema(ref = ApiDocs.WATERMARKS)))
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> watermark(@PathVariable String name) {
     return definition(name)

@@ -1,0 +1,194 @@
+package io.eventide.api;
+
+import static io.eventide.runtime.LiveApi.array;
+import static io.eventide.runtime.LiveApi.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eventide.runtime.LiveApi;
+import io.eventide.runtime.LiveRuntimeTest;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import reactor.core.publisher.Flux;
+import tools.jackson.databind.JsonNode;
+
+/** POST /pipelines/{name}/events: formats, invalid events, refused bodies and limits. */
+@LiveRuntimeTest
+class IngestApiTest {
+  private static final String COUNTS =
+      "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\": \"count\"}}";
+
+  @LocalServerPort int port;
+
+  private LiveApi api() {
+    return LiveApi.on(port);
+  }
+
+  /** Elements held by the pipeline's open windows, over all keys. */
+  private static long elements(LiveApi api, String pipeline) {
+    long n = 0;
+    for (JsonNode w : api.get("/pipelines/" + pipeline + "/windows").get("windows")) {
+      n += w.get("elements").asLong();
+    }
+    return n;
+  }
+
+  private static List<String> lines(int n, String pad) {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      lines.add(
+          "{\"key\":\"k\",\"timestamp\":\"2026-01-01T10:00:00Z\",\"value\":%d,\"pad\":\"%s\"}"
+              .formatted(i, pad));
+    }
+    return lines;
+  }
+
+  @Test
+  void invalidEventsGoToTheDeadLettersWithTheirPathAndReasonWhileTheRestIsApplied() {
+    LiveApi api = api();
+    api.define(
+        "mixed",
+        "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\": \"sum\"}}");
+    JsonNode result =
+        api.events(
+            "mixed",
+            array(
+                event("k", "2026-01-01T10:00:00Z", 1),
+                "{\"timestamp\": 1767261600000, \"value\": 1}",
+                "{\"key\": \"k\", \"timestamp\": \"yesterday\", \"value\": 1}",
+                "{\"key\": \"k\", \"timestamp\": \"2026-01-01T10:00:00Z\", \"value\": \"1\"}",
+                "[1, 2]"));
+    assertThat(result.get("accepted").asInt()).isEqualTo(1);
+    assertThat(result.at("/dropped/invalid").asInt()).isEqualTo(4);
+
+    JsonNode letters = api.get("/pipelines/mixed/dead-letters").get("deadLetters");
+    assertThat(letters).hasSize(4);
+    // Newest first.
+    assertThat(letters.get(0).get("path").asString()).isEmpty();
+    assertThat(letters.get(0).get("detail").asString()).isEqualTo("must be a JSON object");
+    assertThat(letters.get(1).get("path").asString()).isEqualTo("/value");
+    assertThat(letters.get(1).get("detail").asString()).isEqualTo("must be a finite number");
+    assertThat(letters.get(2).get("path").asString()).isEqualTo("/timestamp");
+    assertThat(letters.get(2).get("detail").asString()).contains("ISO-8601");
+    assertThat(letters.get(3).get("path").asString()).isEqualTo("/key");
+    assertThat(letters.get(3).get("detail").asString()).isEqualTo("is required");
+    assertThat(letters.get(3).get("event").toString())
+        .isEqualTo("{\"timestamp\":1767261600000,\"value\":1}");
+    for (JsonNode letter : letters) {
+      assertThat(letter.get("reason").asString()).isEqualTo("invalid");
+      assertThat(letter.has("at")).isTrue();
+    }
+    assertThat(api.get("/pipelines/mixed/dead-letters?limit=2").get("deadLetters")).hasSize(2);
+    api.send(HttpMethod.GET, "/pipelines/mixed/dead-letters?limit=0", null, null)
+        .expectProblem(400);
+  }
+
+  @Test
+  void aLargeNdjsonUploadIsAppliedInBatchesAndAMalformedLineIsOnlyAnInvalidEvent() {
+    LiveApi api = api();
+    api.define("bulk", COUNTS);
+    List<String> lines = lines(5 * LiveRuntimeTest.NDJSON_BATCH + 3, "");
+    lines.set(17, "{\"key\": \"k\", oops");
+    lines.add(31, "");
+    JsonNode result = api.ndjson("bulk", lines);
+    assertThat(result.get("accepted").asInt()).isEqualTo(5 * LiveRuntimeTest.NDJSON_BATCH + 2);
+    assertThat(result.at("/dropped/invalid").asInt()).isEqualTo(1);
+    assertThat(elements(api, "bulk")).isEqualTo(5 * LiveRuntimeTest.NDJSON_BATCH + 2);
+
+    JsonNode letter = api.get("/pipelines/bulk/dead-letters").at("/deadLetters/0");
+    assertThat(letter.get("reason").asString()).isEqualTo("invalid");
+    assertThat(letter.get("detail").asString()).isEqualTo("the line is not JSON");
+    assertThat(letter.get("event").asString()).isEqualTo("{\"key\": \"k\", oops");
+  }
+
+  @Test
+  void aBodyThatIsNotJsonIsRefusedWholeAndAppliesNothing() {
+    LiveApi api = api();
+    api.define("strict", COUNTS);
+    JsonNode problem =
+        api.postEvents(
+                "strict",
+                MediaType.APPLICATION_JSON,
+                "[" + event("k", "2026-01-01T10:00:00Z", 1) + ",")
+            .expectProblem(400)
+            .body();
+    assertThat(problem.get("title").asString()).isEqualTo("Malformed JSON");
+    assertThat(problem.get("line").asInt()).isEqualTo(1);
+    api.postEvents("strict", MediaType.APPLICATION_JSON, "42").expectProblem(400);
+    api.postEvents("strict", LiveApi.NDJSON, "hello\nworld\n").expectProblem(400);
+    api.postEvents("strict", MediaType.TEXT_PLAIN, "hello").expectProblem(415);
+    api.send(
+            HttpMethod.POST,
+            "/pipelines/strict/watermark",
+            MediaType.APPLICATION_JSON,
+            "{\"source\": \"s1\"}")
+        .expectProblem(400);
+
+    assertThat(elements(api, "strict")).isZero();
+    assertThat(api.get("/pipelines/strict/dead-letters").get("deadLetters")).isEmpty();
+  }
+
+  @Test
+  void anUnknownPipelineIsA404() {
+    LiveApi api = api();
+    api.postEvents("nowhere", MediaType.APPLICATION_JSON, event("k", "2026-01-01T10:00:00Z", 1))
+        .expectProblem(404);
+    api.postEvents("nowhere", LiveApi.NDJSON, event("k", "2026-01-01T10:00:00Z", 1))
+        .expectProblem(404);
+    api.send(
+            HttpMethod.POST,
+            "/pipelines/nowhere/watermark",
+            MediaType.APPLICATION_JSON,
+            "{\"watermark\": 0}")
+        .expectProblem(404);
+    for (String output : List.of("watermark", "results", "windows", "dead-letters", "panes")) {
+      api.send(HttpMethod.GET, "/pipelines/nowhere/" + output, null, null).expectProblem(404);
+    }
+  }
+
+  @Test
+  void aBodyDeclaredLargerThanTheLimitIsRefusedBeforeAnythingIsApplied() {
+    LiveApi api = api();
+    api.define("declared", COUNTS);
+    String pad = "x".repeat(1000);
+    String body = String.join("\n", lines(LiveRuntimeTest.MAX_BODY_BYTES / 1000, pad));
+    for (MediaType type : List.of(MediaType.APPLICATION_JSON, LiveApi.NDJSON)) {
+      String sent = type.equals(LiveApi.NDJSON) ? body : "[" + body.replace("\n", ",") + "]";
+      JsonNode problem = api.postEvents("declared", type, sent).expectProblem(413).body();
+      assertThat(problem.get("limitBytes").asLong()).isEqualTo(LiveRuntimeTest.MAX_BODY_BYTES);
+      assertThat(problem.get("detail").asString()).endsWith("nothing applied");
+    }
+    assertThat(elements(api, "declared")).isZero();
+  }
+
+  @Test
+  void aStreamedJsonBodyPastTheLimitAppliesNothing() {
+    LiveApi api = api();
+    api.define("streamedjson", COUNTS);
+    List<String> events = lines(LiveRuntimeTest.MAX_BODY_BYTES / 1000, "x".repeat(1000));
+    Flux<String> chunks =
+        Flux.concat(Flux.just("["), Flux.fromIterable(events).map(e -> e + ","), Flux.just("{}]"));
+    api.postEvents("streamedjson", MediaType.APPLICATION_JSON, chunks).expectProblem(413);
+    assertThat(elements(api, "streamedjson")).isZero();
+  }
+
+  @Test
+  void aStreamedNdjsonBodyPastTheLimitIsCutAndTheAnswerSaysWhatWasApplied() {
+    LiveApi api = api();
+    api.define("streamed", COUNTS);
+    List<String> lines = lines(LiveRuntimeTest.MAX_BODY_BYTES / 1000 + 20, "x".repeat(1000));
+    JsonNode problem =
+        api.postEvents("streamed", LiveApi.NDJSON, Flux.fromIterable(lines).map(l -> l + "\n"))
+            .expectProblem(413)
+            .body();
+    assertThat(problem.get("detail").asString()).contains("cut");
+    long applied = problem.at("/applied/accepted").asLong();
+    // Whole batches only, and exactly what the pipeline now holds.
+    assertThat(applied % LiveRuntimeTest.NDJSON_BATCH).isZero();
+    assertThat(applied).isLessThan(lines.size());
+    assertThat(elements(api, "streamed")).isEqualTo(applied);
+  }
+}
