@@ -1,0 +1,51 @@
+package io.eventide.ops;
+
+import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.sink.PaneHub;
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Ends the live pane streams when shutdown begins. Graceful shutdown waits for every active
+ * request, and a server-sent event stream never finishes by itself, so one open dashboard would
+ * hold the shutdown until its timeout and cut the in-flight batches with it. This runs in an
+ * earlier stop phase than the web server's graceful shutdown; subscribers see their stream complete
+ * and reconnect, to another replica once this one has left the Service.
+ */
+@Component
+public class PaneStreamsShutdown implements SmartLifecycle {
+  private final PipelineRuntimes runtimes;
+  private final PaneHub hub;
+  private volatile boolean running;
+
+  public PaneStreamsShutdown(PipelineRuntimes runtimes, PaneHub hub) {
+    this.runtimes = runtimes;
+    this.hub = hub;
+  }
+
+  @Override
+  public void start() {
+    running = true;
+  }
+
+  @Override
+  public void stop() {
+    running = false;
+    for (PipelineRuntime r : runtimes.all()) {
+      hub.close(r.definition().name());
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  /** Stops before the web server, which stops at a lower phase. */
+  @Override
+  public int getPhase() {
+    return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE + 1;
+  }
+}

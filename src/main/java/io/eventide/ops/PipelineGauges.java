@@ -1,0 +1,133 @@
+package io.eventide.ops;
+
+import static io.eventide.ops.MeterNames.PIPELINE;
+
+import io.eventide.engine.ProcessingClock;
+import io.eventide.engine.Time;
+import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.sink.PaneHub;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+
+/**
+ * Gauges of each running pipeline, read when scraped: input watermark, watermark lag, open windows,
+ * live pane subscribers. Pipelines start and stop without telling anyone, so a periodic refresh
+ * registers the gauges of new ones and removes every series of those that stopped, counters
+ * included: a deleted pipeline must not leave series behind.
+ */
+@Component
+public class PipelineGauges implements DisposableBean {
+  private final MeterRegistry registry;
+  private final PipelineRuntimes runtimes;
+  private final PaneHub hub;
+  private final ProcessingClock clock;
+  private final PipelineMetrics counters;
+  private final Set<String> registered = new HashSet<>();
+  private final ScheduledExecutorService refresher;
+
+  public PipelineGauges(
+      MeterRegistry registry,
+      PipelineRuntimes runtimes,
+      PaneHub hub,
+      ProcessingClock clock,
+      PipelineMetrics counters,
+      MetricsProperties properties) {
+    this.registry = registry;
+    this.runtimes = runtimes;
+    this.hub = hub;
+    this.clock = clock;
+    this.counters = counters;
+    this.refresher =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "eventide-metrics");
+              t.setDaemon(true);
+              return t;
+            });
+    long period = properties.refresh().toMillis();
+    refresher.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /** Brings the registered series in line with the running pipelines. */
+  public synchronized void refresh() {
+    Set<String> running = new HashSet<>();
+    for (PipelineRuntime r : runtimes.all()) {
+      running.add(r.definition().name());
+    }
+    for (String name : running) {
+      if (registered.add(name)) {
+        register(name);
+      }
+    }
+    registered.retainAll(running);
+    for (Meter meter : registry.getMeters()) {
+      String pipeline = meter.getId().getTag(PIPELINE);
+      if (pipeline != null
+          && meter.getId().getName().startsWith(MeterNames.PREFIX)
+          && !running.contains(pipeline)) {
+        registry.remove(meter);
+      }
+    }
+  }
+
+  private void register(String name) {
+    counters.registerAtZero(name);
+    gauge(MeterNames.INPUT_WATERMARK, name, "seconds", this::inputWatermarkSeconds);
+    gauge(MeterNames.WATERMARK_LAG, name, "seconds", this::lagSeconds);
+    gauge(MeterNames.OPEN_WINDOWS, name, null, r -> r.openWindowsLastBeat());
+    Gauge.builder(MeterNames.SSE_SUBSCRIBERS, hub, h -> h.subscriberCount(name))
+        .tag(PIPELINE, name)
+        .register(registry);
+  }
+
+  /** A gauge that reads the pipeline's current runtime, which a reset replaces. */
+  private void gauge(
+      String metric, String pipeline, String unit, ToDoubleFunction<PipelineRuntime> value) {
+    Gauge.builder(
+            metric,
+            runtimes,
+            all -> {
+              PipelineRuntime r = all.find(pipeline);
+              return r == null ? Double.NaN : value.applyAsDouble(r);
+            })
+        .baseUnit(unit)
+        .tag(PIPELINE, pipeline)
+        .register(registry);
+  }
+
+  private double inputWatermarkSeconds(PipelineRuntime r) {
+    long w = r.inputWatermark();
+    if (w <= Time.MIN) {
+      return Double.NaN;
+    }
+    return w >= Time.MAX ? Double.POSITIVE_INFINITY : w / 1000.0;
+  }
+
+  /**
+   * Wall clock minus input watermark: how far behind real time the results are (Dataflow's "data
+   * freshness"). Never negative, as a watermark ahead of the clock (future skew, +inf after a
+   * drain) leaves nothing waiting.
+   */
+  private double lagSeconds(PipelineRuntime r) {
+    long w = r.inputWatermark();
+    if (w <= Time.MIN) {
+      return Double.NaN;
+    }
+    return Math.max(0, clock.now() - w) / 1000.0;
+  }
+
+  @Override
+  public void destroy() {
+    refresher.shutdownNow();
+  }
+}

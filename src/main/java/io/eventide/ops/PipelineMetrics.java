@@ -1,0 +1,96 @@
+package io.eventide.ops;
+
+import static io.eventide.ops.MeterNames.PIPELINE;
+
+import io.eventide.engine.Pane;
+import io.eventide.engine.Timing;
+import io.eventide.runtime.IngestResult;
+import io.eventide.runtime.RuntimeObserver;
+import io.eventide.sink.DeadLetter;
+import io.eventide.sink.DeadLetterListener;
+import io.eventide.sink.PaneListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.springframework.stereotype.Component;
+
+/**
+ * Counts what the runtime does, per pipeline: events ingested, late, duplicate and dropped (by the
+ * reason of their dead letter, which covers every drop, unreadable NDJSON lines included), panes by
+ * timing, and how long each batch took to apply.
+ */
+@Component
+public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLetterListener {
+  private final MeterRegistry registry;
+
+  public PipelineMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public void batchApplied(String pipeline, IngestResult result, long nanos) {
+    counter(MeterNames.INGESTED, pipeline).increment(result.accepted());
+    counter(MeterNames.LATE, pipeline).increment(result.late());
+    counter(MeterNames.DUPLICATES, pipeline).increment(result.duplicates());
+    batchTimer(pipeline).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void onPanes(String pipeline, List<Pane> panes) {
+    Map<Timing, Integer> byTiming = new EnumMap<>(Timing.class);
+    for (Pane pane : panes) {
+      byTiming.merge(pane.info().timing(), 1, Integer::sum);
+    }
+    byTiming.forEach((timing, n) -> paneCounter(pipeline, timing).increment(n));
+  }
+
+  @Override
+  public void onDeadLetters(String pipeline, List<DeadLetter> letters) {
+    for (DeadLetter letter : letters) {
+      droppedCounter(pipeline, letter.reason()).increment();
+    }
+  }
+
+  /** Registers a pipeline's counters at zero, so that a rate over them exists before any drop. */
+  void registerAtZero(String pipeline) {
+    counter(MeterNames.INGESTED, pipeline);
+    counter(MeterNames.LATE, pipeline);
+    counter(MeterNames.DUPLICATES, pipeline);
+    MeterNames.DROP_REASONS.forEach(reason -> droppedCounter(pipeline, reason));
+    MeterNames.TIMINGS.forEach(timing -> paneCounter(pipeline, timing));
+    batchTimer(pipeline);
+  }
+
+  private Counter counter(String name, String pipeline) {
+    return Counter.builder(name).tag(PIPELINE, pipeline).register(registry);
+  }
+
+  private Counter droppedCounter(String pipeline, String reason) {
+    return Counter.builder(MeterNames.DROPPED)
+        .tag(PIPELINE, pipeline)
+        .tag(MeterNames.REASON, reason)
+        .register(registry);
+  }
+
+  private Counter paneCounter(String pipeline, Timing timing) {
+    return Counter.builder(MeterNames.PANES)
+        .tag(PIPELINE, pipeline)
+        .tag(MeterNames.TIMING, timing.name())
+        .register(registry);
+  }
+
+  private Timer batchTimer(String pipeline) {
+    return Timer.builder(MeterNames.BATCH)
+        .description("Time from a batch's arrival until its effect is applied on every shard")
+        .tag(PIPELINE, pipeline)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofSeconds(30))
+        .register(registry);
+  }
+}
