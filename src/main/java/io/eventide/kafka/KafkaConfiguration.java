@@ -2,6 +2,9 @@ package io.eventide.kafka;
 
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.runtime.PipelineRuntimes;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -83,6 +86,22 @@ public class KafkaConfiguration {
         KafkaProperties kafka, PipelineRuntimes runtimes, KafkaSettings settings) {
       return new KafkaEventSources(
           kafka.buildConsumerProperties(), runtimes, settings.retryBackoff());
+    }
+
+    /** The outbox's fate counters, so that operators can alert on Kafka trouble. */
+    @Bean
+    MeterBinder kafkaOutboxMetrics(KafkaOutbox outbox) {
+      return registry -> {
+        FunctionCounter.builder("eventide.kafka.send.failures", outbox, KafkaOutbox::failed)
+            .description("Records the broker refused for good (too large, not authorised)")
+            .register(registry);
+        FunctionCounter.builder("eventide.kafka.outbox.dropped", outbox, KafkaOutbox::dropped)
+            .description("Records dropped because the outbox was full while Kafka was away")
+            .register(registry);
+        Gauge.builder("eventide.kafka.outbox.pending", outbox, KafkaOutbox::pending)
+            .description("Records waiting to be sent or acknowledged")
+            .register(registry);
+      };
     }
 
     @Bean

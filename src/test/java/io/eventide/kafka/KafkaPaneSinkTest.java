@@ -69,6 +69,24 @@ class KafkaPaneSinkTest extends KafkaIntegrationTest {
   }
 
   @Test
+  void theOutboxIsScrapedByPrometheus() {
+    String scrape =
+        client
+            .get()
+            .uri("/actuator/prometheus")
+            .exchange()
+            .expectStatus()
+            .isOk()
+            .expectBody(String.class)
+            .returnResult()
+            .getResponseBody();
+    assertThat(scrape)
+        .contains("eventide_kafka_send_failures_total ")
+        .contains("eventide_kafka_outbox_dropped_total ")
+        .contains("eventide_kafka_outbox_pending ");
+  }
+
+  @Test
   void accumulatingIntoAppendIsAcceptedWithAWarning() {
     JsonNode answer = define("sink-risky", COUNT_OF_THREE.formatted("accumulating", "append"));
     assertThat(answer.get("warnings").toString()).contains("highest pane index");
