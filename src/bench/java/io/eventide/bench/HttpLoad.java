@@ -86,11 +86,22 @@ public final class HttpLoad {
                   }
                 });
         Probe probe = new Probe(http, url)) {
+      // Every connection is a watermark source; announcing them first keeps the first connection's
+      // batches from moving the watermark past windows the others have not sent yet.
+      for (int c = 0; c < connections; c++) {
+        post(
+            pipeline + "/watermark",
+            "{\"source\":\"c" + c + "\",\"watermark\":" + (Workload.T0 - 60_000) + "}");
+      }
       Thread.sleep(500);
       probe.start();
       long started = System.nanoTime();
       long accepted = send(pipeline, bodies);
       long ingested = System.nanoTime();
+      if (accepted != n) {
+        throw new IllegalStateException(
+            (n - accepted) + " of " + n + " events were not accepted; see the dead letters");
+      }
       post(pipeline + "/watermark", "{\"watermark\":\"+inf\"}");
       if (!allPanes.await(5, TimeUnit.MINUTES)) {
         throw new IllegalStateException(
@@ -127,6 +138,10 @@ public final class HttpLoad {
   /** Each connection sends its share in order, as one watermark source; returns events accepted. */
   private long send(String pipeline, List<List<byte[]>> bodies) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(bodies.size());
+    // Connections move through event time together, as producers reading one ordered log would:
+    // one far ahead would hold the pipeline's watermark (the minimum over sources) back and leave
+    // every window of the stretch between them open.
+    java.util.concurrent.Phaser rounds = new java.util.concurrent.Phaser(bodies.size());
     try {
       List<Future<Long>> parts = new ArrayList<>();
       for (List<byte[]> connection : bodies) {
@@ -135,6 +150,7 @@ public final class HttpLoad {
                 () -> {
                   long accepted = 0;
                   for (byte[] body : connection) {
+                    rounds.arriveAndAwaitAdvance();
                     HttpResponse<String> r =
                         http.send(
                             HttpRequest.newBuilder(
@@ -148,6 +164,7 @@ public final class HttpLoad {
                     }
                     accepted += (long) number(Pattern.compile("\"accepted\":(\\d+)"), r.body());
                   }
+                  rounds.arriveAndDeregister();
                   return accepted;
                 }));
       }
@@ -246,7 +263,9 @@ public final class HttpLoad {
    * latency is from sending the watermark to the pane's arrival.
    */
   private static final class Probe implements AutoCloseable {
-    private static final long BASE = Workload.T0 + 86_400_000L * 365;
+    /** A day before the workload: in the past, so within any future-skew limit. */
+    private static final long BASE = Workload.T0 - 86_400_000L;
+
     private final HttpLoad driver;
     private final Map<String, Long> sentNanos = new ConcurrentHashMap<>();
     private final List<Long> latencies = java.util.Collections.synchronizedList(new ArrayList<>());

@@ -17,6 +17,7 @@ final class SseClient implements AutoCloseable {
 
   private final Thread reader;
   private volatile Stream<String> lines;
+  private volatile boolean closed;
 
   SseClient(HttpClient http, URI uri, BiConsumer<SseClient, Received> onEvent) {
     HttpRequest request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").build();
@@ -50,8 +51,11 @@ final class SseClient implements AutoCloseable {
                     });
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-              } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+              } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                // Closing the stream is how a run ends; anything else is a failure.
+                if (!closed) {
+                  throw new IllegalStateException("the pane stream " + uri + " failed", e);
+                }
               }
             },
             "sse-" + uri.getPath());
@@ -61,6 +65,7 @@ final class SseClient implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     Stream<String> l = lines;
     if (l != null) {
       l.close();
