@@ -15,14 +15,16 @@ final class IdTracker {
   private final PriorityQueue<Entry> byExpiry =
       new PriorityQueue<>((a, b) -> Long.compare(a.expiry, b.expiry));
 
-  /** Records the id; false when it was seen before and has not expired. */
-  boolean firstSighting(String id, long expiry) {
-    Long known = expiries.putIfAbsent(id, expiry);
-    if (known != null) {
-      return false;
+  /** Whether an event with this id was applied and its windows can still change. */
+  boolean knows(String id) {
+    return expiries.containsKey(id);
+  }
+
+  /** Remembers the id of an applied event until the watermark passes {@code expiry}. */
+  void remember(String id, long expiry) {
+    if (expiries.putIfAbsent(id, expiry) == null) {
+      byExpiry.add(new Entry(expiry, id));
     }
-    byExpiry.add(new Entry(expiry, id));
-    return true;
   }
 
   /** Forgets the ids whose windows the watermark has garbage-collected. */

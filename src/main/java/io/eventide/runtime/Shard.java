@@ -36,6 +36,7 @@ final class Shard {
   private final PaneListener panes;
   private final DeadLetterListener deadLetters;
   private final IdTracker ids = new IdTracker();
+  private final java.util.Set<String> batchIds = new java.util.HashSet<>();
   private final ElementBatch batch = new ElementBatch(256);
   private final List<Pane> emitted = new ArrayList<>();
   private final long[] starts;
@@ -112,9 +113,10 @@ final class Shard {
       firstDropWindow = new Window[c];
     }
     int duplicates = 0;
+    batchIds.clear();
     for (int i = 0; i < events.size(); i++) {
       Event e = events.get(i).event();
-      if (e.id() != null && !ids.firstSighting(e.id(), idExpiry(e.timestamp()))) {
+      if (e.id() != null && (ids.knows(e.id()) || !batchIds.add(e.id()))) {
         duplicates++;
         continue;
       }
@@ -132,6 +134,12 @@ final class Shard {
     long now = clock.now();
     for (int b = 0; b < batch.size(); b++) {
       if (batch.wasAdded(b)) {
+        // Only an applied event makes a later one with its id a duplicate; a dropped one can
+        // still be sent again, e.g. after its pipeline's lateness was raised.
+        Event added = events.get(batchToCurrent[b]).event();
+        if (added.id() != null) {
+          ids.remember(added.id(), idExpiry(added.timestamp()));
+        }
         accepted++;
         if (batch.wasLate(b)) {
           late++;

@@ -69,7 +69,8 @@ public final class WatermarkTracker {
    */
   public boolean post(String source, long watermark, long now) {
     if (source == null) {
-      if (watermark < floor) {
+      // Behind where the pipeline already is, it would move nothing: report it as ignored.
+      if (watermark < Math.max(floor, current)) {
         return false;
       }
       floor = watermark;

@@ -191,4 +191,31 @@ class IngestApiTest {
     assertThat(applied).isLessThan(lines.size());
     assertThat(elements(api, "streamed")).isEqualTo(applied);
   }
+
+  @Test
+  void onlyAnAppliedEventMakesItsIdADuplicate() {
+    LiveApi api = api();
+    api.define("ids", COUNTS);
+    String first = "{\"key\":\"k\",\"timestamp\":\"2026-01-01T10:00:30Z\",\"id\":\"a\"}";
+    String expired = "{\"key\":\"k\",\"timestamp\":\"2026-01-01T09:00:00Z\",\"id\":\"b\"}";
+    assertThat(api.events("ids", array(first, first)).get("duplicates").asInt()).isEqualTo(1);
+    api.watermark("ids", "{\"watermark\":\"2026-01-01T10:00:00Z\"}");
+    // Dropped as expired, twice: a dropped event leaves no id behind.
+    for (int i = 0; i < 2; i++) {
+      JsonNode r = api.events("ids", expired);
+      assertThat(r.at("/dropped/expired").asInt()).isEqualTo(1);
+      assertThat(r.get("duplicates").asInt()).isZero();
+    }
+    assertThat(api.events("ids", first).get("duplicates").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void aWatermarkPostedBehindThePipelinesIsReportedAsIgnored() {
+    LiveApi api = api();
+    api.define("behind", COUNTS);
+    api.events("behind", event("k", "2026-01-01T10:05:00Z", 1));
+    JsonNode answer = api.watermark("behind", "{\"watermark\":\"2026-01-01T10:00:00Z\"}");
+    assertThat(answer.get("accepted").asBoolean()).isFalse();
+    assertThat(answer.get("reason").asString()).contains("backwards");
+  }
 }
