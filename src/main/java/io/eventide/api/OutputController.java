@@ -52,6 +52,7 @@ import tools.jackson.databind.node.StringNode;
 @Tag(name = "outputs", description = "Panes, results, explain, dead letters and watermarks")
 class OutputController {
   private static final int MAX_DEAD_LETTERS = 1000;
+  private static final String IDLE = "idle";
 
   private final PipelineRegistry registry;
   private final PipelineRuntimes runtimes;
@@ -85,7 +86,8 @@ class OutputController {
       description =
           "One event per pane record (type `pane` or `retraction`, increasing `id`), optionally"
               + " filtered. A comment heartbeat keeps idle streams open. A subscriber that falls"
-              + " a whole buffer behind gets a final `overflow` event and is disconnected.")
+              + " a whole buffer behind gets a final `overflow` event and is disconnected; a"
+              + " stream without panes for the idle timeout ends with a final `idle` event.")
   @ApiResponse(
       responseCode = "200",
       description = "The event stream",
@@ -125,6 +127,8 @@ class OutputController {
               // The stream ends when the pane stream ends (overflow, pipeline deleted).
               return Flux.merge(events.materialize(), heartbeats.map(Signal::next))
                   .<ServerSentEvent<String>>dematerialize()
+                  // A heartbeat may race the idle event through the merge; the idle event is last.
+                  .takeUntil(e -> IDLE.equals(e.event()))
                   .doFinally(signal -> release.run());
             });
   }
@@ -144,7 +148,7 @@ class OutputController {
     data.put("reason", "no pane for " + idle + "; reconnect to go on");
     return events.timeout(
         idle,
-        Flux.just(ServerSentEvent.<String>builder().event("idle").data(data.toString()).build()));
+        Flux.just(ServerSentEvent.<String>builder().event(IDLE).data(data.toString()).build()));
   }
 
   @GetMapping(path = "/{name}/results", produces = MediaType.APPLICATION_JSON_VALUE)
