@@ -43,6 +43,7 @@ class ApiConfiguration {
         openApi
             .info(contract.getInfo())
             .tags(contract.getTags())
+            .security(contract.getSecurity())
             .paths(contract.getPaths())
             .components(contract.getComponents());
   }

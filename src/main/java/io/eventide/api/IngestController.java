@@ -11,7 +11,6 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -125,15 +124,17 @@ class IngestController {
         .map(
             buffer -> {
               try {
-                return buffer.toString(StandardCharsets.UTF_8);
+                byte[] bytes = new byte[buffer.readableByteCount()];
+                buffer.read(bytes);
+                return bytes;
               } finally {
                 DataBufferUtils.release(buffer);
               }
             })
-        .defaultIfEmpty("")
+        .defaultIfEmpty(new byte[0])
         .flatMap(
-            text -> {
-              JsonNode root = requestJson.parse(text);
+            bytes -> {
+              JsonNode root = requestJson.parse(bytes);
               List<JsonNode> events = new ArrayList<>();
               if (root.isArray()) {
                 root.forEach(events::add);
@@ -220,7 +221,7 @@ class IngestController {
       content = @Content(schema = @Schema(ref = ApiDocs.WATERMARK_POST_RESULT)))
   @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
   @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-  Mono<JsonNode> watermark(@PathVariable String name, @RequestBody String body) {
+  Mono<JsonNode> watermark(@PathVariable String name, @RequestBody byte[] body) {
     JsonNode json = requestJson.parse(body);
     WatermarkRequest req = WatermarkRequest.of(json);
     return registry

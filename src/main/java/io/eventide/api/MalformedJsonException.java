@@ -5,6 +5,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamConstraintsException;
 
 /** A request body that is not JSON; the problem names the parser's complaint and where it is. */
 class MalformedJsonException extends ErrorResponseException {
@@ -25,7 +26,9 @@ class MalformedJsonException extends ErrorResponseException {
 
   private static ProblemDetail problem(JacksonException cause) {
     ProblemDetail problem = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
-    problem.setTitle("Malformed JSON");
+    // A body past a read constraint may be well-formed; say which limit it broke.
+    problem.setTitle(
+        cause instanceof StreamConstraintsException ? "JSON exceeds a limit" : "Malformed JSON");
     TokenStreamLocation at = cause.getLocation();
     String message = cause.getOriginalMessage();
     if (at != null && at.getLineNr() > 0) {

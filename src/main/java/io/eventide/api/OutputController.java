@@ -12,6 +12,7 @@ import io.eventide.pipeline.PlainValues;
 import io.eventide.pipeline.Timestamps;
 import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.security.Credentials;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterStore;
 import io.eventide.sink.PaneHub;
@@ -24,6 +25,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -34,6 +36,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Signal;
@@ -49,6 +52,7 @@ import tools.jackson.databind.node.StringNode;
 @Tag(name = "outputs", description = "Panes, results, explain, dead letters and watermarks")
 class OutputController {
   private static final int MAX_DEAD_LETTERS = 1000;
+  private static final String IDLE = "idle";
 
   private final PipelineRegistry registry;
   private final PipelineRuntimes runtimes;
@@ -56,6 +60,7 @@ class OutputController {
   private final ResultsStore results;
   private final DeadLetterStore deadLetters;
   private final OutputProperties properties;
+  private final StreamPermits permits;
 
   OutputController(
       PipelineRegistry registry,
@@ -63,13 +68,15 @@ class OutputController {
       PaneHub hub,
       ResultsStore results,
       DeadLetterStore deadLetters,
-      OutputProperties properties) {
+      OutputProperties properties,
+      StreamPermits permits) {
     this.registry = registry;
     this.runtimes = runtimes;
     this.hub = hub;
     this.results = results;
     this.deadLetters = deadLetters;
     this.properties = properties;
+    this.permits = permits;
   }
 
   @GetMapping(path = "/{name}/panes", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -79,7 +86,8 @@ class OutputController {
       description =
           "One event per pane record (type `pane` or `retraction`, increasing `id`), optionally"
               + " filtered. A comment heartbeat keeps idle streams open. A subscriber that falls"
-              + " a whole buffer behind gets a final `overflow` event and is disconnected.")
+              + " a whole buffer behind gets a final `overflow` event and is disconnected; a"
+              + " stream without panes for the idle timeout ends with a final `idle` event.")
   @ApiResponse(
       responseCode = "200",
       description = "The event stream",
@@ -96,14 +104,20 @@ class OutputController {
           @RequestParam(required = false)
           String timing,
       @Parameter(description = "Only final panes") @RequestParam(name = "final", required = false)
-          Boolean finalOnly) {
+          Boolean finalOnly,
+      ServerWebExchange exchange) {
     Predicate<Pane> filter = filter(key, timing, finalOnly);
+    Mono<String> credential =
+        exchange.getPrincipal().map(Credentials::id).defaultIfEmpty(StreamPermits.ANONYMOUS);
     return definition(name)
+        .zipWith(credential)
         .flatMapMany(
-            d -> {
-              runtimes.runtimeOf(d);
+            found -> {
+              runtimes.runtimeOf(found.getT1());
+              Runnable release = permits.acquire(name, found.getT2());
               Flux<ServerSentEvent<String>> events =
-                  hub.subscribe(name, filter, properties.sseBufferSize()).map(this::toEvent);
+                  idleTimeout(
+                      hub.subscribe(name, filter, properties.sseBufferSize()).map(this::toEvent));
               // A heartbeat the client is not ready for is dropped: left queued, Flux.interval
               // would fail the stream once merge's small prefetch of ticks filled up.
               Flux<ServerSentEvent<String>> heartbeats =
@@ -112,8 +126,29 @@ class OutputController {
                       .map(i -> ServerSentEvent.<String>builder().comment("heartbeat").build());
               // The stream ends when the pane stream ends (overflow, pipeline deleted).
               return Flux.merge(events.materialize(), heartbeats.map(Signal::next))
-                  .<ServerSentEvent<String>>dematerialize();
+                  .<ServerSentEvent<String>>dematerialize()
+                  // A heartbeat may race the idle event through the merge; the idle event is last.
+                  .takeUntil(e -> IDLE.equals(e.event()))
+                  .doFinally(signal -> release.run());
             });
+  }
+
+  /**
+   * Ends a stream that has carried no pane for the idle timeout with a final {@code idle} event:
+   * heartbeats keep proxies from closing a quiet stream, so without this a forgotten dashboard
+   * would hold its connection and its subscriber slot forever. A client that still wants panes
+   * reconnects, as EventSource does by itself.
+   */
+  private Flux<ServerSentEvent<String>> idleTimeout(Flux<ServerSentEvent<String>> events) {
+    Duration idle = properties.sseIdleTimeout();
+    if (idle.isZero() || idle.isNegative()) {
+      return events;
+    }
+    ObjectNode data = JsonNodeFactory.instance.objectNode();
+    data.put("reason", "no pane for " + idle + "; reconnect to go on");
+    return events.timeout(
+        idle,
+        Flux.just(ServerSentEvent.<String>builder().event(IDLE).data(data.toString()).build()));
   }
 
   @GetMapping(path = "/{name}/results", produces = MediaType.APPLICATION_JSON_VALUE)

@@ -75,7 +75,7 @@ class PipelineController {
       @Parameter(description = "Drop the running state when the change needs it")
           @RequestParam(defaultValue = "false")
           boolean reset,
-      @RequestBody String body) {
+      @RequestBody byte[] body) {
     PipelineDefinition definition = PipelineParser.parseNamed(requestJson.parse(body), name);
     JsonNode json = PipelineJson.withWarnings(definition);
     return lifecycle

@@ -4,12 +4,17 @@ import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
 import io.eventide.runtime.RedefinitionConflictException;
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.reactive.result.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
 
 /**
  * Renders every error as RFC 9457 problem details. Spring's own exceptions (415, 405, missing body)
@@ -29,7 +34,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 : violations.size() + " violations; see errors");
     problem.setTitle("Invalid request");
     problem.setProperty("errors", violations);
-    return ResponseEntity.badRequest().body(problem);
+    return ResponseEntity.badRequest()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(problem);
   }
 
   @ExceptionHandler(RedefinitionConflictException.class)
@@ -37,7 +44,26 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
     problem.setTitle("Redefinition would invalidate running state");
     problem.setProperty("pipeline", e.pipeline());
-    return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
+    return ResponseEntity.status(HttpStatus.CONFLICT)
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(problem);
+  }
+
+  /**
+   * Problems are always problem+json: left to content negotiation, a refused pane stream (404, 429)
+   * would be written as an SSE {@code data:} frame, since its client accepts only
+   * text/event-stream.
+   */
+  @Override
+  protected Mono<ResponseEntity<Object>> createResponseEntity(
+      Object body, HttpHeaders headers, HttpStatusCode status, ServerWebExchange exchange) {
+    if (body instanceof ProblemDetail) {
+      HttpHeaders problemHeaders = new HttpHeaders();
+      problemHeaders.putAll(headers);
+      problemHeaders.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+      return super.createResponseEntity(body, problemHeaders, status, exchange);
+    }
+    return super.createResponseEntity(body, headers, status, exchange);
   }
 
   private static String describe(Violation v) {

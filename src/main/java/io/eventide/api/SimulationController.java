@@ -53,7 +53,7 @@ class SimulationController {
       content = @Content(schema = @Schema(ref = ApiDocs.SIMULATE_RESPONSE)))
   @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
   @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
-  Mono<JsonNode> simulate(@RequestBody String body) {
+  Mono<JsonNode> simulate(@RequestBody byte[] body) {
     // A long simulation is CPU work: keep it off the event loop.
     return Mono.fromCallable(
             () -> (JsonNode) simulator.run(parser.parse(requestJson.parse(body))).toJson())

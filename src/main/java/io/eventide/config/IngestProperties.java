@@ -12,9 +12,15 @@ import org.springframework.validation.annotation.Validated;
  * @param maxBodySize the largest request body accepted, streamed NDJSON included (413 beyond)
  * @param ndjsonBatchEvents how many NDJSON lines make one batch, so that a large upload is applied
  *     in pieces and never held whole in memory
+ * @param maxJsonDepth how deeply arrays and objects may nest in a request body (400 beyond)
+ * @param maxNumberLength the most characters a JSON number may have (400 beyond)
+ * @param maxStringLength the most characters a JSON string may have (400 beyond)
  */
 @Validated
 @ConfigurationProperties("eventide.ingest")
 public record IngestProperties(
     @DefaultValue("16MB") DataSize maxBodySize,
-    @DefaultValue("10000") @Min(1) int ndjsonBatchEvents) {}
+    @DefaultValue("10000") @Min(1) int ndjsonBatchEvents,
+    @DefaultValue("64") @Min(1) int maxJsonDepth,
+    @DefaultValue("100") @Min(1) int maxNumberLength,
+    @DefaultValue("1000000") @Min(1) int maxStringLength) {}

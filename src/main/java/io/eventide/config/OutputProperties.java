@@ -13,6 +13,10 @@ import org.springframework.validation.annotation.Validated;
  * @param sseHeartbeat how often an idle pane stream sends a comment to keep proxies from closing it
  * @param resultsPerPipeline windows whose latest pane is kept per pipeline
  * @param deadLettersPerPipeline dead letters kept per pipeline
+ * @param sseMaxPerPipeline live pane streams open at once per pipeline (429 beyond)
+ * @param sseMaxPerCredential live pane streams open at once per credential when security is on (429
+ *     beyond)
+ * @param sseIdleTimeout how long a pane stream may go without a pane before it is closed; 0 never
  */
 @Validated
 @ConfigurationProperties("eventide.outputs")
@@ -20,4 +24,7 @@ public record OutputProperties(
     @DefaultValue("1024") @Min(1) int sseBufferSize,
     @DefaultValue("15s") Duration sseHeartbeat,
     @DefaultValue("100000") @Min(1) int resultsPerPipeline,
-    @DefaultValue("1000") @Min(1) int deadLettersPerPipeline) {}
+    @DefaultValue("1000") @Min(1) int deadLettersPerPipeline,
+    @DefaultValue("100") @Min(1) int sseMaxPerPipeline,
+    @DefaultValue("10") @Min(1) int sseMaxPerCredential,
+    @DefaultValue("30m") Duration sseIdleTimeout) {}

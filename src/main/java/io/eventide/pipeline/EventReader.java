@@ -6,6 +6,9 @@ import tools.jackson.databind.JsonNode;
 
 /** Reads events through the JSON pointers of a pipeline definition. */
 public final class EventReader {
+  /** The most characters a key may have; longer keys make the event invalid. */
+  public static final int MAX_KEY_LENGTH = 512;
+
   private final EventPointers pointers;
   private final JsonPointer key;
   private final JsonPointer timestamp;
@@ -53,6 +56,10 @@ public final class EventReader {
     if (!keyNode.isString() && !keyNode.isNumber()) {
       return new InvalidEvent(pointers.key(), "must be a string or a number");
     }
+    String keyProblem = keyProblem(keyNode.asString());
+    if (keyProblem != null) {
+      return new InvalidEvent(pointers.key(), keyProblem);
+    }
     JsonNode timestampNode = present(event.at(timestamp));
     if (timestampNode == null) {
       return new InvalidEvent(pointers.timestamp(), "is required");
@@ -88,6 +95,30 @@ public final class EventReader {
         volumeNode == null ? Double.NaN : volumeNode.doubleValue(),
         idNode == null ? null : idNode.asString(),
         sourceNode == null ? null : sourceNode.stringValue());
+  }
+
+  /**
+   * Keys end up in logs, SSE frames, Kafka record keys and (later) Redis keys: bound their length
+   * and refuse control characters and lone surrogates, which no sink can carry faithfully.
+   */
+  private static String keyProblem(String key) {
+    if (key.length() > MAX_KEY_LENGTH) {
+      return "must be at most " + MAX_KEY_LENGTH + " characters (got " + key.length() + ")";
+    }
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (Character.isISOControl(c)) {
+        return "must not contain control characters (U+%04X at %d)".formatted((int) c, i);
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < key.length()
+          && Character.isLowSurrogate(key.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return "must be valid Unicode (a lone surrogate at " + i + ")";
+      }
+    }
+    return null;
   }
 
   /** The node, or null when the pointer found nothing or JSON null. */

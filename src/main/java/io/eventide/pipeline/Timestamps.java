@@ -21,6 +21,15 @@ public final class Timestamps {
   private static final DateTimeFormatter OUTPUT =
       new DateTimeFormatterBuilder().appendInstant(3).toFormatter();
 
+  /**
+   * The range producers may use. Negative times are almost always a unit or sign mistake, and times
+   * past year 9999 cannot be written in ISO-8601 without an extended year; both would otherwise
+   * open windows no watermark short of the end of time ever closes.
+   */
+  public static final long EARLIEST = 0L;
+
+  public static final long LATEST = 253_402_300_799_999L;
+
   private static final String EXPECTED = "must be epoch milliseconds or an ISO-8601 timestamp";
 
   private Timestamps() {}
@@ -57,8 +66,15 @@ public final class Timestamps {
     } else {
       throw new IllegalArgumentException(EXPECTED);
     }
-    if (millis < Time.MIN || millis > Time.MAX) {
-      throw new IllegalArgumentException("must lie between the beginning and the end of time");
+    if (millis < EARLIEST) {
+      throw new IllegalArgumentException(
+          "must not be before 1970-01-01T00:00:00Z (got " + millis + " ms)");
+    }
+    if (millis > LATEST) {
+      throw new IllegalArgumentException(
+          "must not be after 9999-12-31T23:59:59.999Z, long before the end of time (got "
+              + millis
+              + " ms)");
     }
     return millis;
   }

@@ -33,7 +33,6 @@ class TimestampsTest {
   @Test
   void parsesEpochMillisAndIso() {
     assertThat(Timestamps.parse(json("1500"))).isEqualTo(1500);
-    assertThat(Timestamps.parse(json("-5"))).isEqualTo(-5);
     assertThat(Timestamps.parse(json("1500.0"))).isEqualTo(1500);
     assertThat(Timestamps.parse(json("\"1970-01-01T00:00:01.500Z\""))).isEqualTo(1500);
     assertThat(Timestamps.parse(json("\"1970-01-01T01:00:01.5+01:00\""))).isEqualTo(1500);
@@ -61,6 +60,18 @@ class TimestampsTest {
   void refusesTimesBeyondTheEndOfTime() {
     assertThatThrownBy(() -> Timestamps.parse(json("9223372036854775807")))
         .hasMessageContaining("end of time");
+  }
+
+  @Test
+  void refusesNegativeAndAbsurdTimesWithTheReason() {
+    assertThatThrownBy(() -> Timestamps.parse(json("-5")))
+        .hasMessageContaining("must not be before 1970-01-01T00:00:00Z");
+    assertThatThrownBy(() -> Timestamps.parse(json("\"1969-12-31T23:59:59Z\"")))
+        .hasMessageContaining("must not be before");
+    assertThatThrownBy(() -> Timestamps.parse(json("253402300800000")))
+        .hasMessageContaining("must not be after 9999-12-31T23:59:59.999Z");
+    assertThat(Timestamps.parse(json("253402300799999"))).isEqualTo(Timestamps.LATEST);
+    assertThatThrownBy(() -> Timestamps.parse(json("1e400"))).hasMessageContaining("epoch");
   }
 
   @Test

@@ -1,0 +1,87 @@
+package io.eventide.security;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+
+/**
+ * What a credential may do, per pipeline; {@code *} stands for every pipeline. An admin of a
+ * pipeline may also produce to it and read it. Grants travel as authorities of the form {@code
+ * eventide:<role>:<pipeline>}, the same words JWT scopes use.
+ */
+public record Grants(Set<String> admin, Set<String> producer, Set<String> reader) {
+  static final String ANY = "*";
+  private static final String PREFIX = "eventide:";
+
+  public Grants {
+    admin = Set.copyOf(admin);
+    producer = Set.copyOf(producer);
+    reader = Set.copyOf(reader);
+  }
+
+  static Grants of(
+      Collection<String> admin, Collection<String> producer, Collection<String> reader) {
+    return new Grants(
+        new TreeSet<>(admin == null ? List.of() : admin),
+        new TreeSet<>(producer == null ? List.of() : producer),
+        new TreeSet<>(reader == null ? List.of() : reader));
+  }
+
+  List<GrantedAuthority> authorities() {
+    List<GrantedAuthority> out = new java.util.ArrayList<>();
+    admin.forEach(p -> out.add(new SimpleGrantedAuthority(PREFIX + "admin:" + p)));
+    producer.forEach(p -> out.add(new SimpleGrantedAuthority(PREFIX + "produce:" + p)));
+    reader.forEach(p -> out.add(new SimpleGrantedAuthority(PREFIX + "read:" + p)));
+    return out;
+  }
+
+  /**
+   * Reads authorities back, ignoring any that are not Eventide's. {@code eventide:admin} without a
+   * pipeline is the global admin, as a JWT scope would say it.
+   */
+  static Grants fromAuthorities(Collection<? extends GrantedAuthority> authorities) {
+    Set<String> admin = new TreeSet<>();
+    Set<String> producer = new TreeSet<>();
+    Set<String> reader = new TreeSet<>();
+    for (GrantedAuthority a : authorities) {
+      String text = a.getAuthority();
+      if (text == null || !text.startsWith(PREFIX)) {
+        continue;
+      }
+      String rest = text.substring(PREFIX.length());
+      if (rest.equals("admin")) {
+        admin.add(ANY);
+      } else if (rest.startsWith("admin:")) {
+        admin.add(rest.substring("admin:".length()));
+      } else if (rest.startsWith("produce:")) {
+        producer.add(rest.substring("produce:".length()));
+      } else if (rest.startsWith("read:")) {
+        reader.add(rest.substring("read:".length()));
+      }
+    }
+    return new Grants(admin, producer, reader);
+  }
+
+  boolean isGlobalAdmin() {
+    return admin.contains(ANY);
+  }
+
+  boolean canAdminister(String pipeline) {
+    return covers(admin, pipeline);
+  }
+
+  boolean canProduce(String pipeline) {
+    return canAdminister(pipeline) || covers(producer, pipeline);
+  }
+
+  boolean canRead(String pipeline) {
+    return canAdminister(pipeline) || covers(reader, pipeline);
+  }
+
+  private static boolean covers(Set<String> pipelines, String pipeline) {
+    return pipelines.contains(ANY) || pipelines.contains(pipeline);
+  }
+}

@@ -1,0 +1,48 @@
+package io.eventide.security;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.ReactiveSecurityContextHolder;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * 429 with {@code Retry-After} once a credential has spent its budget. Unauthenticated requests
+ * (health probes, the API description) are not counted: they reach nothing that costs much.
+ */
+final class RateLimitFilter implements WebFilter {
+  private final RateLimiter limiter;
+
+  RateLimitFilter(RateLimiter limiter) {
+    this.limiter = limiter;
+  }
+
+  @Override
+  public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+    return ReactiveSecurityContextHolder.getContext()
+        .map(SecurityContext::getAuthentication)
+        .filter(Authentication::isAuthenticated)
+        .map(a -> limiter.tryAcquire(a.getName()))
+        .defaultIfEmpty(RateLimiter.Decision.ALLOWED)
+        .flatMap(
+            decision -> {
+              if (decision.allowed()) {
+                return chain.filter(exchange);
+              }
+              exchange
+                  .getResponse()
+                  .getHeaders()
+                  .set("Retry-After", Long.toString(decision.retryAfterSeconds()));
+              return Problems.write(
+                  exchange,
+                  HttpStatus.TOO_MANY_REQUESTS,
+                  "Too many requests",
+                  "this credential's rate limit is spent; retry after "
+                      + decision.retryAfterSeconds()
+                      + " s");
+            });
+  }
+}

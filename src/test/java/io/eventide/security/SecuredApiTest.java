@@ -1,0 +1,187 @@
+package io.eventide.security;
+
+import static io.eventide.security.SecuredRuntimeTest.PRODUCER;
+import static io.eventide.security.SecuredRuntimeTest.READER;
+import static io.eventide.security.SecuredRuntimeTest.ROOT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.Disposable;
+import reactor.core.publisher.Sinks;
+import tools.jackson.databind.JsonNode;
+
+/** Who may call what, with security on: API keys, JWTs, roles per pipeline, 401 and 403. */
+@SecuredRuntimeTest
+class SecuredApiTest {
+  static final String COUNTS =
+      "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\": \"count\"}}";
+  static final String EVENT = "{\"key\":\"k\",\"timestamp\":\"2026-01-01T10:00:00Z\",\"value\":1}";
+
+  @LocalServerPort int port;
+  Http http;
+
+  @BeforeEach
+  void pipelines() {
+    http = new Http(port);
+    for (String name : List.of("orders", "payments")) {
+      assertThat(http.send(HttpMethod.PUT, "/pipelines/" + name, ROOT, COUNTS).status())
+          .isIn(200, 201);
+    }
+  }
+
+  private static void assertProblem(Http.Reply reply, int status) {
+    assertThat(reply.status()).as(reply.text()).isEqualTo(status);
+    assertThat(reply.isProblem()).as("problem+json: %s", reply.headers()).isTrue();
+    assertThat(reply.json().get("status").asInt()).isEqualTo(status);
+    assertThat(reply.json().get("detail").asString()).isNotBlank();
+  }
+
+  @Test
+  void withoutCredentialsEveryPipelineRouteAnswers401WithAChallenge() {
+    for (Http.Reply reply :
+        List.of(
+            http.get("/pipelines", null),
+            http.get("/pipelines/orders/results", null),
+            http.send(HttpMethod.POST, "/pipelines/orders/events", null, EVENT),
+            http.send(HttpMethod.PUT, "/pipelines/orders", null, COUNTS),
+            http.send(HttpMethod.POST, "/simulate", null, "{}"))) {
+      assertProblem(reply, 401);
+      assertThat(reply.headers().getFirst(HttpHeaders.WWW_AUTHENTICATE)).startsWith("Bearer");
+    }
+  }
+
+  @Test
+  void anUnknownKeyOrAForgedTokenIs401InvalidToken() {
+    Http.Reply unknown = http.get("/pipelines/orders", "not-a-key");
+    assertProblem(unknown, 401);
+    assertThat(unknown.headers().getFirst(HttpHeaders.WWW_AUTHENTICATE)).contains("invalid_token");
+    Http.Reply viaHeader =
+        Http.exchange(
+            http.headers(HttpMethod.GET, "/pipelines/orders").header("X-Api-Key", "nope"));
+    assertProblem(viaHeader, 401);
+    String forged = TestJwt.token("mallory", "eventide", "eventide:admin") + "x";
+    assertProblem(http.get("/pipelines/orders", forged), 401);
+  }
+
+  @Test
+  void aProducerWritesOnlyToItsPipelineAndReadsNothing() {
+    assertThat(http.send(HttpMethod.POST, "/pipelines/orders/events", PRODUCER, EVENT).status())
+        .isEqualTo(202);
+    assertThat(
+            http.send(
+                    HttpMethod.POST,
+                    "/pipelines/orders/watermark",
+                    PRODUCER,
+                    "{\"watermark\":\"2026-01-01T09:00:00Z\"}")
+                .status())
+        .isEqualTo(200);
+    assertProblem(http.send(HttpMethod.POST, "/pipelines/payments/events", PRODUCER, EVENT), 403);
+    assertProblem(http.get("/pipelines/orders/results", PRODUCER), 403);
+    assertProblem(http.get("/pipelines", PRODUCER), 403);
+    assertProblem(http.send(HttpMethod.PUT, "/pipelines/orders", PRODUCER, COUNTS), 403);
+    assertProblem(http.send(HttpMethod.DELETE, "/pipelines/orders", PRODUCER, (byte[]) null), 403);
+  }
+
+  @Test
+  void aReaderReadsOnlyItsPipelineAndWritesNothing() {
+    for (String route : List.of("", "/results", "/windows", "/dead-letters", "/watermark")) {
+      assertThat(http.get("/pipelines/orders" + route, READER).status()).as(route).isEqualTo(200);
+    }
+    assertProblem(http.get("/pipelines/payments/results", READER), 403);
+    assertProblem(http.send(HttpMethod.POST, "/pipelines/orders/events", READER, EVENT), 403);
+    assertThat(http.send(HttpMethod.POST, "/simulate", READER, "{}").status()).isEqualTo(400);
+  }
+
+  @Test
+  void anAdminCreatesAKeyThatCarriesExactlyItsGrants() {
+    assertProblem(http.send(HttpMethod.POST, "/admin/api-keys", PRODUCER, "{\"name\":\"x\"}"), 403);
+    Http.Reply created =
+        http.send(
+            HttpMethod.POST,
+            "/admin/api-keys",
+            ROOT,
+            "{\"name\":\"payments-producer\",\"producer\":[\"payments\"]}");
+    assertThat(created.status()).as(created.text()).isEqualTo(201);
+    String key = created.json().get("key").asString();
+    assertThat(key).startsWith("evt_").doesNotContain(".");
+    assertThat(created.json().get("sha256").asString()).isEqualTo(ApiKeyStore.sha256(key));
+    assertThat(http.send(HttpMethod.POST, "/pipelines/payments/events", key, EVENT).status())
+        .isEqualTo(202);
+    assertProblem(http.send(HttpMethod.POST, "/pipelines/orders/events", key, EVENT), 403);
+
+    Http.Reply invalid =
+        http.send(HttpMethod.POST, "/admin/api-keys", ROOT, "{\"name\":\"\",\"owner\":1}");
+    assertProblem(invalid, 400);
+    assertThat(invalid.text()).contains("/name", "/owner");
+  }
+
+  @Test
+  void jwtScopesGrantRolesPerPipelineForThisAudienceOnly() {
+    String reader = TestJwt.token("dashboard", "eventide", "eventide:read:orders");
+    assertThat(http.get("/pipelines/orders/results", reader).status()).isEqualTo(200);
+    assertProblem(http.get("/pipelines/payments/results", reader), 403);
+    assertProblem(http.send(HttpMethod.POST, "/pipelines/orders/events", reader, EVENT), 403);
+
+    String producer = TestJwt.token("svc", "eventide", "eventide:produce:payments");
+    assertThat(http.send(HttpMethod.POST, "/pipelines/payments/events", producer, EVENT).status())
+        .isEqualTo(202);
+
+    String admin = TestJwt.token("ops", "eventide", "eventide:admin");
+    assertThat(http.send(HttpMethod.PUT, "/pipelines/jwt-made", admin, COUNTS).status())
+        .isEqualTo(201);
+
+    String elsewhere = TestJwt.token("ops", "another-service", "eventide:admin");
+    assertProblem(http.get("/pipelines/orders", elsewhere), 401);
+  }
+
+  @Test
+  void healthProbesAreOpenAndTheRestOfTheActuatorNeedsAnAdmin() {
+    assertThat(http.get("/actuator/health/liveness", null).status()).isEqualTo(200);
+    assertThat(http.get("/actuator/health/readiness", null).status()).isEqualTo(200);
+    assertThat(http.get("/v3/api-docs", null).status()).isEqualTo(200);
+    assertProblem(http.get("/actuator/prometheus", null), 401);
+    assertProblem(http.get("/actuator/info", READER), 403);
+    assertThat(http.get("/actuator/prometheus", ROOT).status()).isEqualTo(200);
+  }
+
+  @Test
+  void paneStreamsPerCredentialAreCappedWith429() throws InterruptedException {
+    List<Disposable> open = new ArrayList<>();
+    try {
+      for (int i = 0; i < 2; i++) {
+        Sinks.One<Boolean> started = Sinks.one();
+        open.add(
+            http.headers(HttpMethod.GET, "/pipelines/orders/panes")
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + READER)
+                .accept(MediaType.TEXT_EVENT_STREAM)
+                .retrieve()
+                .bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() {})
+                .subscribe(e -> started.tryEmitValue(true)));
+        // The first heartbeat proves the stream holds its permit.
+        assertThat(started.asMono().block(Duration.ofSeconds(10))).isTrue();
+      }
+      Http.Reply third =
+          Http.exchange(
+              http.headers(HttpMethod.GET, "/pipelines/orders/panes")
+                  .header(HttpHeaders.AUTHORIZATION, "Bearer " + READER)
+                  .accept(MediaType.TEXT_EVENT_STREAM, MediaType.APPLICATION_PROBLEM_JSON));
+      assertProblem(third, 429);
+      assertThat(third.json().get("detail").asString()).contains("this credential", "streams");
+      // Another credential is not held to this one's cap.
+      JsonNode results = http.get("/pipelines/orders/results", ROOT).json();
+      assertThat(results.get("pipeline").asString()).isEqualTo("orders");
+    } finally {
+      open.forEach(Disposable::dispose);
+    }
+  }
+}
