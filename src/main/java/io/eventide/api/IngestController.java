@@ -6,11 +6,6 @@ import io.eventide.pipeline.Timestamps;
 import io.eventide.runtime.IngestResult;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,7 +33,6 @@ import tools.jackson.databind.node.ObjectNode;
 /** Takes events and explicit watermarks from producers. */
 @RestController
 @RequestMapping(path = "/pipelines", produces = MediaType.APPLICATION_JSON_VALUE)
-@Tag(name = "ingestion", description = "Events and watermarks from producers")
 class IngestController {
   static final String NDJSON = "application/x-ndjson";
 
@@ -64,30 +58,6 @@ class IngestController {
   @PostMapping(
       path = "/{name}/events",
       consumes = {MediaType.APPLICATION_JSON_VALUE, NDJSON})
-  @Operation(
-      operationId = "postEvents",
-      summary = "Send events",
-      description =
-          "One JSON event, a JSON array of events, or NDJSON (one event per line, streamed and"
-              + " applied in batches). Answers once the batch's effect is applied. Invalid events"
-              + " never fail the batch: they go to the dead letters with the reason and path.",
-      requestBody =
-          @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              required = true,
-              content = {
-                @Content(
-                    mediaType = MediaType.APPLICATION_JSON_VALUE,
-                    schema = @Schema(ref = ApiDocs.EVENT_BODY)),
-                @Content(mediaType = NDJSON, schema = @Schema(type = "string"))
-              }))
-  @ApiResponse(
-      responseCode = "202",
-      description = "Applied",
-      content = @Content(schema = @Schema(ref = ApiDocs.INGEST_RESULT)))
-  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-  @ApiResponse(responseCode = "413", ref = ApiDocs.PAYLOAD_TOO_LARGE)
-  @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
   Mono<ResponseEntity<JsonNode>> events(@PathVariable String name, ServerHttpRequest request) {
     long limit = properties.maxBodySize().toBytes();
     long declared = request.getHeaders().getContentLength();
@@ -201,26 +171,6 @@ class IngestController {
   }
 
   @PostMapping(path = "/{name}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(
-      operationId = "postWatermark",
-      summary = "Post an explicit watermark",
-      description =
-          "Punctuated watermarks: {\"source\":\"s1\",\"watermark\":\"<ISO|ms|+inf>\"}. Without a"
-              + " source every source moves (\"+inf\" drains the pipeline). A watermark that would"
-              + " go backwards is ignored and reported.",
-      requestBody =
-          @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              required = true,
-              content =
-                  @Content(
-                      mediaType = MediaType.APPLICATION_JSON_VALUE,
-                      schema = @Schema(ref = ApiDocs.WATERMARK_POST))))
-  @ApiResponse(
-      responseCode = "200",
-      description = "Whether it was applied, and the watermarks",
-      content = @Content(schema = @Schema(ref = ApiDocs.WATERMARK_POST_RESULT)))
-  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> watermark(@PathVariable String name, @RequestBody byte[] body) {
     JsonNode json = requestJson.parse(body);
     WatermarkRequest req = WatermarkRequest.of(json);

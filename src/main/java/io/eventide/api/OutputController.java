@@ -19,12 +19,6 @@ import io.eventide.sink.PaneHub;
 import io.eventide.sink.PaneStreamItem;
 import io.eventide.sink.PublishedPane;
 import io.eventide.sink.ResultsStore;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -49,7 +43,6 @@ import tools.jackson.databind.node.StringNode;
 /** What dashboards read: live panes, latest results, open windows, dead letters, watermarks. */
 @RestController
 @RequestMapping(path = "/pipelines")
-@Tag(name = "outputs", description = "Panes, results, explain, dead letters and watermarks")
 class OutputController {
   private static final int MAX_DEAD_LETTERS = 1000;
   private static final String IDLE = "idle";
@@ -80,31 +73,11 @@ class OutputController {
   }
 
   @GetMapping(path = "/{name}/panes", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-  @Operation(
-      operationId = "streamPanes",
-      summary = "Live panes as server-sent events",
-      description =
-          "One event per pane record (type `pane` or `retraction`, increasing `id`), optionally"
-              + " filtered. A comment heartbeat keeps idle streams open. A subscriber that falls"
-              + " a whole buffer behind gets a final `overflow` event and is disconnected; a"
-              + " stream without panes for the idle timeout ends with a final `idle` event.")
-  @ApiResponse(
-      responseCode = "200",
-      description = "The event stream",
-      content =
-          @Content(
-              mediaType = MediaType.TEXT_EVENT_STREAM_VALUE,
-              schema = @Schema(type = "string")))
-  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Flux<ServerSentEvent<String>> panes(
       @PathVariable String name,
-      @Parameter(description = "Only this key") @RequestParam(required = false) String key,
-      @Parameter(description = "Only panes of this timing: EARLY, ON_TIME, LATE")
-          @RequestParam(required = false)
-          String timing,
-      @Parameter(description = "Only final panes") @RequestParam(name = "final", required = false)
-          Boolean finalOnly,
+      @RequestParam(required = false) String key,
+      @RequestParam(required = false) String timing,
+      @RequestParam(name = "final", required = false) Boolean finalOnly,
       ServerWebExchange exchange) {
     Predicate<Pane> filter = filter(key, timing, finalOnly);
     Mono<String> credential =
@@ -113,7 +86,6 @@ class OutputController {
         .zipWith(credential)
         .flatMapMany(
             found -> {
-              runtimes.runtimeOf(found.getT1());
               Runnable release = permits.acquire(name, found.getT2());
               Flux<ServerSentEvent<String>> events =
                   idleTimeout(
@@ -152,27 +124,11 @@ class OutputController {
   }
 
   @GetMapping(path = "/{name}/results", produces = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(
-      operationId = "getResults",
-      summary = "The latest pane of each window",
-      description =
-          "Decided by pane index, never by arrival order; `final` and `finalAt` say whether the"
-              + " figure can still change.")
-  @ApiResponse(
-      responseCode = "200",
-      description = "Latest panes, by window start and key",
-      content = @Content(schema = @Schema(ref = ApiDocs.RESULTS)))
-  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> results(
       @PathVariable String name,
       @RequestParam(required = false) String key,
-      @Parameter(description = "Windows ending after this time (ISO-8601 or epoch ms)")
-          @RequestParam(required = false)
-          String from,
-      @Parameter(description = "Windows starting before this time (ISO-8601 or epoch ms)")
-          @RequestParam(required = false)
-          String to) {
+      @RequestParam(required = false) String from,
+      @RequestParam(required = false) String to) {
     long fromMs = from == null ? Time.MIN : time("from", from);
     long toMs = to == null ? Time.MAX : time("to", to);
     return definition(name)
@@ -189,20 +145,9 @@ class OutputController {
   }
 
   @GetMapping(path = "/{name}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(
-      operationId = "explainWindows",
-      summary = "Why hasn't my window fired?",
-      description =
-          "Each open window with its element count, next pane index, the trigger's progress in"
-              + " words and numbers, and when it will be garbage-collected.")
-  @ApiResponse(
-      responseCode = "200",
-      description = "Open windows, by key and start",
-      content = @Content(schema = @Schema(ref = ApiDocs.WINDOWS)))
-  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> windows(@PathVariable String name, @RequestParam(required = false) String key) {
     return definition(name)
-        .flatMap(d -> Mono.fromFuture(() -> runtimes.runtimeOf(d).explain(key)))
+        .flatMap(d -> Mono.fromFuture(() -> runtimes.explain(name, key)))
         .map(
             windows -> {
               ObjectNode out = JsonNodeFactory.instance.objectNode();
@@ -226,13 +171,6 @@ class OutputController {
   }
 
   @GetMapping(path = "/{name}/dead-letters", produces = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(operationId = "getDeadLetters", summary = "Recent dropped events, newest first")
-  @ApiResponse(
-      responseCode = "200",
-      description = "Dead letters with their reasons",
-      content = @Content(schema = @Schema(ref = ApiDocs.DEAD_LETTERS)))
-  @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> deadLetters(
       @PathVariable String name, @RequestParam(defaultValue = "100") int limit) {
     if (limit < 1 || limit > MAX_DEAD_LETTERS) {
@@ -263,17 +201,9 @@ class OutputController {
   }
 
   @GetMapping(path = "/{name}/watermark", produces = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(
-      operationId = "getWatermark",
-      summary = "Input and output watermark, per-source watermarks, idleness and lag")
-  @ApiResponse(
-      responseCode = "200",
-      description = "The watermarks",
-      content = @Content(schema = @Schema(ref = ApiDocs.WATERMARKS)))
-  @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
   Mono<JsonNode> watermark(@PathVariable String name) {
     return definition(name)
-        .flatMap(d -> Mono.fromFuture(() -> runtimes.runtimeOf(d).watermark()))
+        .flatMap(d -> Mono.fromFuture(() -> runtimes.watermark(name)))
         .map(WatermarkJson::toJson);
   }
 

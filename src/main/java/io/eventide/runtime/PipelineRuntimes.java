@@ -3,12 +3,15 @@ package io.eventide.runtime;
 import io.eventide.config.RuntimeProperties;
 import io.eventide.engine.Pane;
 import io.eventide.engine.ProcessingClock;
+import io.eventide.engine.Time;
+import io.eventide.engine.WindowSnapshot;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -68,6 +71,24 @@ public class PipelineRuntimes implements DisposableBean {
     PipelineRuntime fresh = start(definition);
     running.put(definition.name(), fresh);
     return fresh;
+  }
+
+  /**
+   * The open windows of a pipeline; none when it is not running. Reading never starts a runtime, so
+   * that a dashboard looking in does not make a later redefinition need a reset.
+   */
+  public CompletableFuture<List<WindowSnapshot>> explain(String name, String key) {
+    PipelineRuntime r = running.get(name);
+    return r == null ? CompletableFuture.completedFuture(List.of()) : r.explain(key);
+  }
+
+  /** A pipeline's watermarks; a pipeline that is not running is at the beginning of time. */
+  public CompletableFuture<WatermarkView> watermark(String name) {
+    PipelineRuntime r = running.get(name);
+    return r == null
+        ? CompletableFuture.completedFuture(
+            new WatermarkView(Time.MIN, Time.MIN, clock.now(), List.of()))
+        : r.watermark();
   }
 
   /** Every running pipeline. */

@@ -3,9 +3,6 @@ package io.eventide.security;
 import io.eventide.api.RequestJson;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +21,6 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Creates API keys at run time; only a global admin reaches it (SecurityConfiguration). */
 @RestController
-@Tag(name = "admin")
 class ApiKeyController {
   private static final Set<String> FIELDS = Set.of("name", "admin", "producer", "reader");
   private static final int MAX_NAME = 100;
@@ -43,12 +39,6 @@ class ApiKeyController {
       path = "/admin/api-keys",
       consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(
-      operationId = "createApiKey",
-      summary = "Create an API key",
-      description =
-          "Returns the key once; only its SHA-256 is kept, in memory, until the next restart.")
-  @ApiResponse(responseCode = "201", description = "The key and its grants")
   ResponseEntity<JsonNode> create(@RequestBody byte[] body) {
     if (!properties.enabled()) {
       ProblemDetail problem =

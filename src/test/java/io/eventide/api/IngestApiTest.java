@@ -218,4 +218,16 @@ class IngestApiTest {
     assertThat(answer.get("accepted").asBoolean()).isFalse();
     assertThat(answer.get("reason").asString()).contains("backwards");
   }
+
+  @Test
+  void readingAPipelinesOutputsDoesNotStartIt() {
+    LiveApi api = api();
+    api.define("looked-at", COUNTS);
+    assertThat(api.get("/pipelines/looked-at/windows").get("windows")).isEmpty();
+    assertThat(api.get("/pipelines/looked-at/watermark").get("input").asString()).isEqualTo("-inf");
+    // Not running, so a change of what it computes needs no reset.
+    api.put("looked-at", COUNTS.replace("1m", "2m")).expect(200);
+    api.events("looked-at", event("k", "2026-01-01T10:00:00Z", 1));
+    api.put("looked-at", COUNTS).expectProblem(409);
+  }
 }
