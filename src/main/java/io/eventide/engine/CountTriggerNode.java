@@ -41,10 +41,6 @@ final class CountTriggerNode extends TriggerNode {
     w.slots[slot] = 0;
   }
 
-  long count() {
-    return count;
-  }
-
   @Override
   void describe(WindowState w, TriggerEnv env, StringBuilder out) {
     out.append("afterCount ").append(w.slots[slot]).append(" of ").append(count);

@@ -632,10 +632,6 @@ public final class EventTimeEngine {
     return mergeSources;
   }
 
-  long inputWatermarkInternal() {
-    return inputWatermark;
-  }
-
   private final class Env implements TriggerEnv {
     @Override
     public long inputWatermark() {
@@ -663,9 +659,5 @@ public final class EventTimeEngine {
         processingTimers.push(time, currentKey, window);
       }
     }
-  }
-
-  static long[] grow(long[] a, int min) {
-    return a.length >= min ? a : Arrays.copyOf(a, Math.max(min, a.length * 2));
   }
 }

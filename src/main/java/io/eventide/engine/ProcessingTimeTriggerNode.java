@@ -50,10 +50,6 @@ final class ProcessingTimeTriggerNode extends TriggerNode {
     w.slots[slot] = NO_TIME;
   }
 
-  long delay() {
-    return delay;
-  }
-
   @Override
   void describe(WindowState w, TriggerEnv env, StringBuilder out) {
     long target = w.slots[slot];

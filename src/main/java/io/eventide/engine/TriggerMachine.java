@@ -45,10 +45,6 @@ final class TriggerMachine {
     return (w.finished & root.bit) != 0;
   }
 
-  List<TriggerNode> nodes() {
-    return nodes;
-  }
-
   private static final class Compiler {
     final List<TriggerNode> nodes = new ArrayList<>();
     int slots;
