@@ -6,6 +6,7 @@ import io.eventide.pipeline.Timestamps;
 import io.eventide.runtime.IngestResult;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,6 +20,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.util.MimeType;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -40,6 +42,8 @@ class IngestController {
   private final PipelineRuntimes runtimes;
   private final RequestJson requestJson;
   private final IngestProperties properties;
+  private static final MimeType BYTES_AS_CHARS =
+      new MimeType("text", "plain", StandardCharsets.ISO_8859_1);
   private final StringDecoder lines = StringDecoder.textPlainOnly(List.of("\n"), true);
 
   IngestController(
@@ -138,8 +142,11 @@ class IngestController {
             });
     AtomicLong batches = new AtomicLong();
     AtomicReference<IngestResult> applied = new AtomicReference<>(IngestResult.EMPTY);
+    // Lines are cut as ISO-8859-1, which maps every byte to one char, so that each line's bytes
+    // come back unchanged and are parsed as strict UTF-8: a malformed sequence makes its line an
+    // invalid event instead of being silently replaced.
     return lines
-        .decode(counted, ResolvableType.forClass(String.class), null, null)
+        .decode(counted, ResolvableType.forClass(String.class), BYTES_AS_CHARS, null)
         .filter(line -> !line.isBlank())
         .buffer(properties.ndjsonBatchEvents())
         .concatMapDelayError(
@@ -147,10 +154,11 @@ class IngestController {
               List<JsonNode> events = new ArrayList<>(batch.size());
               List<String> unreadable = new ArrayList<>();
               for (String line : batch) {
+                byte[] raw = line.getBytes(StandardCharsets.ISO_8859_1);
                 try {
-                  events.add(requestJson.parse(line));
+                  events.add(requestJson.parse(raw));
                 } catch (MalformedJsonException e) {
-                  unreadable.add(line);
+                  unreadable.add(new String(raw, StandardCharsets.UTF_8));
                 }
               }
               if (batches.getAndIncrement() == 0 && events.isEmpty()) {

@@ -207,6 +207,27 @@ class BadInputTest {
   }
 
   @Test
+  void anNdjsonLineOfInvalidUtf8IsAnInvalidEventWhileTheOtherLinesApply() {
+    byte[] good =
+        ("{\"key\":\"k\",\"timestamp\":" + T + ",\"value\":1}\n").getBytes(StandardCharsets.UTF_8);
+    byte[] bad = good.clone();
+    bad[8] = (byte) 0xC3; // "k" becomes a lead byte followed by '"': not UTF-8
+    byte[] body = new byte[good.length + bad.length];
+    System.arraycopy(good, 0, body, 0, good.length);
+    System.arraycopy(bad, 0, body, good.length, bad.length);
+    Http.Reply reply = http.ndjson("/pipelines/" + pipeline + "/events", ROOT, body);
+    assertThat(reply.status()).as(reply.text()).isEqualTo(202);
+    assertThat(reply.json().get("accepted").asInt()).isEqualTo(1);
+    assertThat(reply.json().at("/dropped/invalid").asInt()).isEqualTo(1);
+    JsonNode letter =
+        http.get("/pipelines/" + pipeline + "/dead-letters?limit=1", ROOT)
+            .json()
+            .at("/deadLetters/0");
+    assertThat(letter.get("reason").asString()).isEqualTo("invalid");
+    assertThat(letter.get("detail").asString()).isEqualTo("the line is not JSON");
+  }
+
+  @Test
   void longKeysAndControlCharactersAreInvalidWhileOddUnicodeIsKeptExactly() {
     JsonNode tooLong =
         deadLetterOf("{\"key\":\"" + "k".repeat(513) + "\",\"timestamp\":" + T + ",\"value\":1}");

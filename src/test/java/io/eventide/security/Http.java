@@ -34,6 +34,8 @@ final class Http {
     }
   }
 
+  static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
+
   Reply send(HttpMethod method, String path, String credential, String body) {
     return send(
         method,
@@ -50,6 +52,12 @@ final class Http {
     WebClient.RequestHeadersSpec<?> request =
         body == null ? spec : spec.contentType(MediaType.APPLICATION_JSON).bodyValue(body);
     return exchange(request);
+  }
+
+  Reply ndjson(String path, String credential, byte[] body) {
+    WebClient.RequestBodySpec spec = web.post().uri(path).contentType(NDJSON);
+    spec.header(HttpHeaders.AUTHORIZATION, "Bearer " + credential);
+    return exchange(spec.bodyValue(body));
   }
 
   Reply stream(String path, String credential, Publisher<DataBuffer> body) {
