@@ -1,7 +1,5 @@
 package io.eventide.ops;
 
-import io.eventide.runtime.PipelineRuntime;
-import io.eventide.runtime.PipelineRuntimes;
 import io.eventide.sink.PaneHub;
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.SmartLifecycle;
@@ -16,12 +14,10 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class PaneStreamsShutdown implements SmartLifecycle {
-  private final PipelineRuntimes runtimes;
   private final PaneHub hub;
   private volatile boolean running;
 
-  public PaneStreamsShutdown(PipelineRuntimes runtimes, PaneHub hub) {
-    this.runtimes = runtimes;
+  public PaneStreamsShutdown(PaneHub hub) {
     this.hub = hub;
   }
 
@@ -33,9 +29,7 @@ public class PaneStreamsShutdown implements SmartLifecycle {
   @Override
   public void stop() {
     running = false;
-    for (PipelineRuntime r : runtimes.all()) {
-      hub.close(r.definition().name());
-    }
+    hub.closeAll();
   }
 
   @Override

@@ -58,9 +58,12 @@ public class PipelineGauges implements DisposableBean {
     refresher.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
   }
 
-  /** Brings the registered series in line with the running pipelines. */
+  /**
+   * Brings the registered series in line with the pipelines that run or are watched (a pane stream
+   * does not start a pipeline, but its subscribers count).
+   */
   public synchronized void refresh() {
-    Set<String> running = new HashSet<>();
+    Set<String> running = new HashSet<>(hub.watchedPipelines());
     for (PipelineRuntime r : runtimes.all()) {
       running.add(r.definition().name());
     }

@@ -57,6 +57,23 @@ public class PaneHub implements PaneListener {
     return c == null ? 0 : c.subscribers.size();
   }
 
+  /** The pipelines that have live subscribers now. */
+  public java.util.Set<String> watchedPipelines() {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    channels.forEach(
+        (name, c) -> {
+          if (!c.subscribers.isEmpty()) {
+            out.add(name);
+          }
+        });
+    return out;
+  }
+
+  /** Completes every subscriber of every pipeline, as when the service shuts down. */
+  public void closeAll() {
+    channels.keySet().forEach(this::close);
+  }
+
   /** Forgets a deleted or reset pipeline; its subscribers are completed. */
   public void close(String pipeline) {
     Channel c = channels.remove(pipeline);
