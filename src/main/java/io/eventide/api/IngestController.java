@@ -77,10 +77,7 @@ class IngestController {
                 : request.getHeaders().getContentType().getType()
                     + "/"
                     + request.getHeaders().getContentType().getSubtype());
-    return registry
-        .find(name)
-        .switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)))
-        .map(runtimes::runtimeOf)
+    return runtime(name)
         .flatMap(
             runtime ->
                 ndjson
@@ -182,10 +179,7 @@ class IngestController {
   Mono<JsonNode> watermark(@PathVariable String name, @RequestBody byte[] body) {
     JsonNode json = requestJson.parse(body);
     WatermarkRequest req = WatermarkRequest.of(json);
-    return registry
-        .find(name)
-        .switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)))
-        .map(runtimes::runtimeOf)
+    return runtime(name)
         .flatMap(
             runtime ->
                 Mono.fromFuture(() -> runtime.postWatermark(req.source(), req.watermark()))
@@ -204,6 +198,14 @@ class IngestController {
                                       out.set("watermark", WatermarkJson.toJson(view));
                                       return out;
                                     })));
+  }
+
+  /** The running pipeline, started on first use; 404 when it is not defined. */
+  private Mono<PipelineRuntime> runtime(String name) {
+    return registry
+        .find(name)
+        .switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)))
+        .map(runtimes::runtimeOf);
   }
 
   static JsonNode toJson(IngestResult r) {
