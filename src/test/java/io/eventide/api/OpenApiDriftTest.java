@@ -31,7 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
  * route, its path and query parameters and its request media types, and nothing else.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 class OpenApiDriftTest {
   @Autowired WebTestClient client;
 

@@ -40,7 +40,7 @@ import tools.jackson.databind.json.JsonMapper;
       "logging.level.kafka=warn",
       "logging.level.org.springframework.kafka=warn"
     })
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 @Import(DuplicateCounter.class)
 abstract class KafkaIntegrationTest {
   static final JsonMapper JSON = JsonMapper.shared();

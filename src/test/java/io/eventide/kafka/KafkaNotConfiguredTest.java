@@ -9,7 +9,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** The default profile: no Kafka, and pipelines that need it are refused with the reason. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 class KafkaNotConfiguredTest {
   @Autowired WebTestClient client;
 

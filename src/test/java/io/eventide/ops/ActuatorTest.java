@@ -12,7 +12,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** Health groups, info, and what the actuator exposes over HTTP. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 class ActuatorTest {
   @Autowired WebTestClient client;
 

@@ -21,7 +21,7 @@ import reactor.core.Disposable;
 
 /** What /actuator/prometheus shows after a known ingestion. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 class MetricsTest {
   private static final String PIPELINE = "metrics-known";
   private static final Map<String, String> TAG = Map.of("pipeline", PIPELINE);

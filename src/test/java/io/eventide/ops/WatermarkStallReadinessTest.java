@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "eventide.health.watermark-stall=1m")
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "PT30S")
 class WatermarkStallReadinessTest {
   private static final long START = 1_700_000_000_000L;
   private static final AtomicLong NOW = new AtomicLong(START);
