@@ -32,6 +32,7 @@ public final class EventTimeEngine {
   private final List<WindowState> considered = new ArrayList<>();
   private final MergeSources mergeSources = new MergeSources();
   private final SessionMerger sessions;
+  private final KeyStateCodec codec;
   private final long[] starts;
   private final long[] ends;
 
@@ -64,6 +65,7 @@ public final class EventTimeEngine {
     this.machine = TriggerMachine.compile(strategy.trigger());
     this.merging = windowFn.isMerging();
     this.sessions = merging ? new SessionMerger(this) : null;
+    this.codec = new KeyStateCodec(this.aggregate, machine.slotCount);
     this.starts = new long[windowFn.maxWindowsPerElement()];
     this.ends = new long[windowFn.maxWindowsPerElement()];
   }
@@ -591,27 +593,101 @@ public final class EventTimeEngine {
     return true;
   }
 
-  /** Recomputes the output-watermark hold of every touched key and forgets empty keys. */
+  /**
+   * Recomputes the output-watermark hold of every touched key and forgets empty keys. Every change
+   * to a key's state ends here, which is what makes change tracking complete.
+   */
   private void settleTouchedKeys() {
     for (KeyState k : touchedKeys) {
-      long min = WindowState.NO_HOLD;
-      for (int i = 0; i < k.windowCount; i++) {
-        WindowState ws = k.windows[i];
-        min = Math.min(min, Math.min(ws.elementHold, ws.extraHold));
-        if ((ws.eventTimers & WindowState.TIMER_AT_END) != 0) {
-          min = Math.min(min, ws.maxTimestamp());
-        }
-        if ((ws.eventTimers & WindowState.TIMER_AT_GC) != 0) {
-          min = Math.min(min, gcTime(ws));
-        }
-      }
-      k.holdMin = min;
-      if (k.windowCount == 0) {
-        keys.remove(k);
-      }
+      updateHold(k);
+      keys.settled(k);
     }
     touchedKeys.clear();
     currentKey = null;
+  }
+
+  private void updateHold(KeyState k) {
+    long min = WindowState.NO_HOLD;
+    for (int i = 0; i < k.windowCount; i++) {
+      WindowState ws = k.windows[i];
+      min = Math.min(min, Math.min(ws.elementHold, ws.extraHold));
+      if ((ws.eventTimers & WindowState.TIMER_AT_END) != 0) {
+        min = Math.min(min, ws.maxTimestamp());
+      }
+      if ((ws.eventTimers & WindowState.TIMER_AT_GC) != 0) {
+        min = Math.min(min, gcTime(ws));
+      }
+    }
+    k.holdMin = min;
+  }
+
+  // ---- durable state ----------------------------------------------------------------------
+
+  /** The format version written as the first byte of every key's state. */
+  public static int stateFormatVersion() {
+    return KeyStateCodec.VERSION;
+  }
+
+  /**
+   * Turns change tracking on, for {@link #drainChanges}. Off by default, so that an engine whose
+   * state lives only in memory pays nothing for it. Call it before the first batch, before or after
+   * restoring keys.
+   */
+  public void trackChanges() {
+    keys.trackChanges();
+  }
+
+  /**
+   * Reports every key whose state changed since the previous drain, once: {@code changed} with its
+   * encoded state while it has windows, {@code removed} when its last window went and the key had
+   * been reported or restored before (a key that came and went in between is not reported). Every
+   * batch, watermark advance and processing-time round can change keys; drain after each to keep a
+   * durable store in step. Reports nothing unless {@link #trackChanges} was called.
+   */
+  public void drainChanges(KeyStateChanges sink) {
+    keys.drainChanges(codec, sink);
+  }
+
+  /**
+   * Installs {@code key} from the state {@link #drainChanges} reported for it, with its pending
+   * event-time and processing-time timers. For rebuilding an engine after a restart, together with
+   * {@link #restoreInputWatermark}, in either order; an engine built from every stored key goes on
+   * exactly as the one that wrote them would have (timers due at the same instant may fire in
+   * another order).
+   *
+   * @throws IllegalStateException when the engine already holds state for the key
+   * @throws IllegalArgumentException when {@code state} is of an unknown format version (see {@link
+   *     #stateFormatVersion}), corrupt, or was written by an engine with another trigger
+   */
+  public void restoreKey(String key, byte[] state) {
+    if (keys.get(key) != null) {
+      throw new IllegalStateException("key '" + key + "' already has state in this engine");
+    }
+    KeyState k = new KeyState(key);
+    codec.decode(state, k);
+    for (int i = 0; i < k.windowCount; i++) {
+      WindowState ws = k.windows[i];
+      if ((ws.eventTimers & WindowState.TIMER_AT_END) != 0) {
+        eventTimers.push(ws.maxTimestamp(), k, ws);
+      }
+      if ((ws.eventTimers & WindowState.TIMER_AT_GC) != 0) {
+        eventTimers.push(gcTime(ws), k, ws);
+      }
+      for (int t = 0; t < ws.processingTimerCount; t++) {
+        processingTimers.push(ws.processingTimers[t], k, ws);
+      }
+    }
+    updateHold(k);
+    keys.restored(k);
+  }
+
+  /**
+   * Sets the input watermark of an engine being rebuilt from durable state, firing nothing: timers
+   * before it fire at the next advance past it, as they would have in the engine that wrote the
+   * state.
+   */
+  public void restoreInputWatermark(long watermark) {
+    inputWatermark = Math.min(watermark, Time.MAX);
   }
 
   // ---- merging support (used by SessionMerger) --------------------------------------------

@@ -17,6 +17,12 @@ final class KeyState {
    */
   long holdMin = WindowState.NO_HOLD;
 
+  /** Change tracking: settled since the last drain, so listed once to be reported. */
+  boolean changed;
+
+  /** Change tracking: the durable store holds this key, so emptying it is to be reported. */
+  boolean stored;
+
   /** Dedupes the key within one batch or timer round. */
   int stamp;
 

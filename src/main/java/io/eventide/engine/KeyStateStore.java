@@ -1,15 +1,28 @@
 package io.eventide.engine;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Where the engine keeps its per-key state. In memory this is a map; a durable store loads the keys
- * a batch touches and writes back what changed at the batch's end.
+ * Where the engine keeps its per-key state: a map in memory. With change tracking on it also
+ * records which keys each batch or timer round settled, so that a durable store writes back only
+ * those; with it off, that costs nothing.
  */
 class KeyStateStore {
   private final Map<String, KeyState> keys = new HashMap<>();
+  private boolean tracking;
+
+  /** The keys settled since the last drain, each once (see {@link KeyState#changed}). */
+  private final List<KeyState> changed = new ArrayList<>();
+
+  /**
+   * Stored keys emptied since the last drain. A key re-created before the drain takes its old state
+   * object back, so that it is listed once and reported as changed, not also as removed.
+   */
+  private final Map<String, KeyState> emptied = new HashMap<>();
 
   KeyState get(String key) {
     return keys.get(key);
@@ -18,14 +31,60 @@ class KeyStateStore {
   KeyState getOrCreate(String key) {
     KeyState k = keys.get(key);
     if (k == null) {
-      k = new KeyState(key);
+      k = emptied.isEmpty() ? null : emptied.remove(key);
+      if (k == null) {
+        k = new KeyState(key);
+      }
       keys.put(key, k);
     }
     return k;
   }
 
-  void remove(KeyState key) {
-    keys.remove(key.key);
+  /** Adds a key read back from durable state; the store holds it already. */
+  void restored(KeyState k) {
+    k.stored = true;
+    keys.put(k.key, k);
+  }
+
+  /**
+   * Ends a batch or timer round for {@code k}: records the change when tracking and forgets the key
+   * when it has no windows left.
+   */
+  void settled(KeyState k) {
+    if (tracking && !k.changed) {
+      k.changed = true;
+      changed.add(k);
+    }
+    if (k.windowCount == 0) {
+      keys.remove(k.key);
+      if (tracking && k.stored) {
+        emptied.put(k.key, k);
+      }
+    }
+  }
+
+  void trackChanges() {
+    tracking = true;
+  }
+
+  /**
+   * Reports each key settled since the last drain: its encoded state while it has windows, its
+   * removal when it has none but the durable store holds it. A key that came and went between two
+   * drains is not reported at all.
+   */
+  void drainChanges(KeyStateCodec codec, KeyStateChanges sink) {
+    for (KeyState k : changed) {
+      k.changed = false;
+      if (k.windowCount > 0) {
+        k.stored = true;
+        sink.changed(k.key, codec.encode(k));
+      } else if (k.stored) {
+        k.stored = false;
+        sink.removed(k.key);
+      }
+    }
+    changed.clear();
+    emptied.clear();
   }
 
   Collection<KeyState> all() {

@@ -1,5 +1,9 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
 /**
  * A combine function over a compact, mutable accumulator: create / add / merge / extract. Merge is
  * what session windows and partial state rely on, so it must be exact where the aggregate is exact.
@@ -43,6 +47,15 @@ public interface Aggregate<A> {
   default Object partial(A acc) {
     return null;
   }
+
+  /** Writes the accumulator for durable state; {@link #read} must give back an equal one. */
+  void write(A acc, DataOutput out) throws IOException;
+
+  /**
+   * Reads an accumulator written by {@link #write}: it extracts, partials, adds and merges exactly
+   * as the written one would have.
+   */
+  A read(DataInput in) throws IOException;
 
   /** Whether every element must carry a finite number. */
   boolean needsNumber();

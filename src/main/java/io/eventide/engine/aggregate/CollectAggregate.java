@@ -1,5 +1,8 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 
@@ -31,6 +34,24 @@ final class CollectAggregate implements Aggregate<ArrayList<Object>> {
   @Override
   public Object extract(ArrayList<Object> acc) {
     return Collections.unmodifiableList(new ArrayList<>(acc));
+  }
+
+  @Override
+  public void write(ArrayList<Object> acc, DataOutput out) throws IOException {
+    CompactEncoding.writeUnsigned(acc.size(), out);
+    for (Object payload : acc) {
+      PlainValueCodec.write(payload, out);
+    }
+  }
+
+  @Override
+  public ArrayList<Object> read(DataInput in) throws IOException {
+    int n = CompactEncoding.readCount(in);
+    ArrayList<Object> acc = new ArrayList<>(Math.min(n, 256));
+    for (int i = 0; i < n; i++) {
+      acc.add(PlainValueCodec.read(in));
+    }
+    return acc;
   }
 
   @Override

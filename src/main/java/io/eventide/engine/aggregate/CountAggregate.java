@@ -1,5 +1,9 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
 /** The number of elements. */
 final class CountAggregate implements Aggregate<CountAggregate.Counter> {
 
@@ -30,6 +34,18 @@ final class CountAggregate implements Aggregate<CountAggregate.Counter> {
   @Override
   public Object extract(Counter acc) {
     return acc.count;
+  }
+
+  @Override
+  public void write(Counter acc, DataOutput out) throws IOException {
+    CompactEncoding.writeUnsigned(acc.count, out);
+  }
+
+  @Override
+  public Counter read(DataInput in) throws IOException {
+    Counter acc = new Counter();
+    acc.count = CompactEncoding.readUnsigned(in);
+    return acc;
   }
 
   @Override

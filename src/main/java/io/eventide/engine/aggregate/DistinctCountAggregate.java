@@ -1,5 +1,8 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Base64;
 import org.apache.datasketches.hll.HllSketch;
 import org.apache.datasketches.hll.TgtHllType;
@@ -112,6 +115,29 @@ final class DistinctCountAggregate implements Aggregate<DistinctCountAggregate.D
 
   private static String encode(HllSketch sketch) {
     return Base64.getEncoder().encodeToString(sketch.toCompactByteArray());
+  }
+
+  /**
+   * The sketch in its updatable form, or nothing for an accumulator that has not seen a payload
+   * yet. The compact form would do for the estimate, but reading it back re-inserts the coupons, so
+   * the copy's hash table, and with it the serialized partial, would no longer match the
+   * original's.
+   */
+  @Override
+  public void write(Distinct acc, DataOutput out) throws IOException {
+    out.writeBoolean(acc.sketch != null);
+    if (acc.sketch != null) {
+      CompactEncoding.writeBytes(acc.sketch.toUpdatableByteArray(), out);
+    }
+  }
+
+  @Override
+  public Distinct read(DataInput in) throws IOException {
+    Distinct acc = new Distinct();
+    if (in.readBoolean()) {
+      acc.sketch = HllSketch.heapify(CompactEncoding.readBytes(in));
+    }
+    return acc;
   }
 
   @Override

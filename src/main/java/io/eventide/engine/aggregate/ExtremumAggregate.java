@@ -1,5 +1,9 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
 /**
  * The smallest ({@code min}) or greatest ({@code max}) of the elements' numbers; null when empty.
  */
@@ -54,6 +58,24 @@ final class ExtremumAggregate implements Aggregate<ExtremumAggregate.Extremum> {
   @Override
   public Object extract(Extremum acc) {
     return acc.empty ? null : OutputNumbers.of(acc.value);
+  }
+
+  @Override
+  public void write(Extremum acc, DataOutput out) throws IOException {
+    out.writeBoolean(acc.empty);
+    if (!acc.empty) {
+      CompactEncoding.writeDouble(acc.value, out);
+    }
+  }
+
+  @Override
+  public Extremum read(DataInput in) throws IOException {
+    Extremum acc = new Extremum();
+    acc.empty = in.readBoolean();
+    if (!acc.empty) {
+      acc.value = CompactEncoding.readDouble(in);
+    }
+    return acc;
   }
 
   @Override

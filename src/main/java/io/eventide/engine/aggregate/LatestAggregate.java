@@ -1,5 +1,8 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -53,6 +56,26 @@ final class LatestAggregate implements Aggregate<LatestAggregate.Latest> {
     partial.put("timestamp", acc.empty ? null : acc.timestamp);
     partial.put("value", acc.payload);
     return partial;
+  }
+
+  @Override
+  public void write(Latest acc, DataOutput out) throws IOException {
+    out.writeBoolean(acc.empty);
+    if (!acc.empty) {
+      CompactEncoding.writeSigned(acc.timestamp, out);
+      PlainValueCodec.write(acc.payload, out);
+    }
+  }
+
+  @Override
+  public Latest read(DataInput in) throws IOException {
+    Latest acc = new Latest();
+    acc.empty = in.readBoolean();
+    if (!acc.empty) {
+      acc.timestamp = CompactEncoding.readSigned(in);
+      acc.payload = PlainValueCodec.read(in);
+    }
+    return acc;
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -45,6 +48,20 @@ final class MeanAggregate implements Aggregate<MeanAggregate.SumAndCount> {
     partial.put("sum", OutputNumbers.of(acc.sum.value()));
     partial.put("count", acc.count);
     return partial;
+  }
+
+  @Override
+  public void write(SumAndCount acc, DataOutput out) throws IOException {
+    acc.sum.write(out);
+    CompactEncoding.writeUnsigned(acc.count, out);
+  }
+
+  @Override
+  public SumAndCount read(DataInput in) throws IOException {
+    SumAndCount acc = new SumAndCount();
+    acc.sum.read(in);
+    acc.count = CompactEncoding.readUnsigned(in);
+    return acc;
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -128,6 +131,38 @@ final class OhlcAggregate implements Aggregate<OhlcAggregate.Bar> {
     double volume = acc.volume.value();
     // Elements that all traded zero volume have no weighted average price.
     return volume == 0 ? null : OutputNumbers.of(acc.priceVolume.value() / volume);
+  }
+
+  @Override
+  public void write(Bar acc, DataOutput out) throws IOException {
+    out.writeBoolean(acc.empty);
+    if (!acc.empty) {
+      CompactEncoding.writeDouble(acc.open, out);
+      CompactEncoding.writeSigned(acc.openTimestamp, out);
+      CompactEncoding.writeDouble(acc.high, out);
+      CompactEncoding.writeDouble(acc.low, out);
+      CompactEncoding.writeDouble(acc.close, out);
+      CompactEncoding.writeSigned(acc.closeTimestamp, out);
+    }
+    acc.volume.write(out);
+    acc.priceVolume.write(out);
+  }
+
+  @Override
+  public Bar read(DataInput in) throws IOException {
+    Bar acc = new Bar();
+    acc.empty = in.readBoolean();
+    if (!acc.empty) {
+      acc.open = CompactEncoding.readDouble(in);
+      acc.openTimestamp = CompactEncoding.readSigned(in);
+      acc.high = CompactEncoding.readDouble(in);
+      acc.low = CompactEncoding.readDouble(in);
+      acc.close = CompactEncoding.readDouble(in);
+      acc.closeTimestamp = CompactEncoding.readSigned(in);
+    }
+    acc.volume.read(in);
+    acc.priceVolume.read(in);
+    return acc;
   }
 
   @Override

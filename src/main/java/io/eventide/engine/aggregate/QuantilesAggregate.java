@@ -1,11 +1,15 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.datasketches.kll.KllDoublesSketch;
+import org.apache.datasketches.memory.Memory;
 import org.apache.datasketches.quantilescommon.QuantileSearchCriteria;
 
 /**
@@ -100,6 +104,24 @@ final class QuantilesAggregate implements Aggregate<QuantilesAggregate.Quantiles
 
   private static String encode(KllDoublesSketch sketch) {
     return Base64.getEncoder().encodeToString(sketch.toByteArray());
+  }
+
+  /** The serialized sketch, or nothing for an accumulator that has not seen a number yet. */
+  @Override
+  public void write(Quantiles acc, DataOutput out) throws IOException {
+    out.writeBoolean(acc.sketch != null);
+    if (acc.sketch != null) {
+      CompactEncoding.writeBytes(acc.sketch.toByteArray(), out);
+    }
+  }
+
+  @Override
+  public Quantiles read(DataInput in) throws IOException {
+    Quantiles acc = new Quantiles();
+    if (in.readBoolean()) {
+      acc.sketch = KllDoublesSketch.heapify(Memory.wrap(CompactEncoding.readBytes(in)));
+    }
+    return acc;
   }
 
   @Override

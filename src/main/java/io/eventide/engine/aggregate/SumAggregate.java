@@ -1,5 +1,9 @@
 package io.eventide.engine.aggregate;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
 /** The sum of the elements' numbers; 0 when empty. */
 final class SumAggregate implements Aggregate<CompensatedSum> {
 
@@ -26,6 +30,18 @@ final class SumAggregate implements Aggregate<CompensatedSum> {
   @Override
   public Object extract(CompensatedSum acc) {
     return OutputNumbers.of(acc.value());
+  }
+
+  @Override
+  public void write(CompensatedSum acc, DataOutput out) throws IOException {
+    acc.write(out);
+  }
+
+  @Override
+  public CompensatedSum read(DataInput in) throws IOException {
+    CompensatedSum acc = new CompensatedSum();
+    acc.read(in);
+    return acc;
   }
 
   @Override
