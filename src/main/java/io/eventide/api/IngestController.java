@@ -162,9 +162,9 @@ class IngestController {
                 // Nothing in the first batch is JSON: the body is not NDJSON at all.
                 return Mono.error(new MalformedJsonException("no line of the body is JSON"));
               }
-              IngestResult rejected = runtime.rejectUnreadable(unreadable);
-              return Mono.fromFuture(() -> runtime.ingest(events))
-                  .map(rejected::plus)
+              return Mono.fromFuture(() -> runtime.rejectUnreadable(unreadable))
+                  .flatMap(
+                      rejected -> Mono.fromFuture(() -> runtime.ingest(events)).map(rejected::plus))
                   .doOnNext(result -> applied.accumulateAndGet(result, IngestResult::plus));
             },
             false,
@@ -205,7 +205,7 @@ class IngestController {
     return registry
         .find(name)
         .switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)))
-        .map(runtimes::runtimeOf);
+        .flatMap(runtimes::running);
   }
 
   static JsonNode toJson(IngestResult r) {

@@ -1,7 +1,6 @@
 package io.eventide.api;
 
 import io.eventide.config.OutputProperties;
-import io.eventide.engine.Pane;
 import io.eventide.engine.Time;
 import io.eventide.engine.Timing;
 import io.eventide.engine.WindowSnapshot;
@@ -13,12 +12,10 @@ import io.eventide.pipeline.Timestamps;
 import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineRuntimes;
 import io.eventide.security.Credentials;
-import io.eventide.sink.DeadLetter;
-import io.eventide.sink.DeadLetterStore;
+import io.eventide.sink.PaneEvent;
 import io.eventide.sink.PaneHub;
 import io.eventide.sink.PaneStreamItem;
-import io.eventide.sink.PublishedPane;
-import io.eventide.sink.ResultsStore;
+import io.eventide.state.StateStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +24,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -50,8 +48,7 @@ class OutputController {
   private final PipelineRegistry registry;
   private final PipelineRuntimes runtimes;
   private final PaneHub hub;
-  private final ResultsStore results;
-  private final DeadLetterStore deadLetters;
+  private final StateStore store;
   private final OutputProperties properties;
   private final StreamPermits permits;
 
@@ -59,15 +56,13 @@ class OutputController {
       PipelineRegistry registry,
       PipelineRuntimes runtimes,
       PaneHub hub,
-      ResultsStore results,
-      DeadLetterStore deadLetters,
+      StateStore store,
       OutputProperties properties,
       StreamPermits permits) {
     this.registry = registry;
     this.runtimes = runtimes;
     this.hub = hub;
-    this.results = results;
-    this.deadLetters = deadLetters;
+    this.store = store;
     this.properties = properties;
     this.permits = permits;
   }
@@ -78,8 +73,19 @@ class OutputController {
       @RequestParam(required = false) String key,
       @RequestParam(required = false) String timing,
       @RequestParam(name = "final", required = false) Boolean finalOnly,
+      @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
       ServerWebExchange exchange) {
-    Predicate<Pane> filter = filter(key, timing, finalOnly);
+    Predicate<PaneEvent> filter = filter(key, timing, finalOnly);
+    if (lastEventId != null && !PaneEvent.isValidId(lastEventId)) {
+      throw new io.eventide.pipeline.InvalidInputException(
+          List.of(
+              new Violation(
+                  "Last-Event-ID", "must be a pane id as sent in a pane event's id field")));
+    }
+    Mono<List<PaneEvent>> backlog =
+        lastEventId == null
+            ? Mono.just(List.of())
+            : store.panesAfter(name, lastEventId).collectList();
     Mono<String> credential =
         exchange.getPrincipal().map(Credentials::id).defaultIfEmpty(StreamPermits.ANONYMOUS);
     return definition(name)
@@ -89,7 +95,8 @@ class OutputController {
               Runnable release = permits.acquire(name, found.getT2());
               Flux<ServerSentEvent<String>> events =
                   idleTimeout(
-                      hub.subscribe(name, filter, properties.sseBufferSize()).map(this::toEvent));
+                      hub.subscribe(name, filter, properties.sseBufferSize(), backlog)
+                          .map(this::toEvent));
               // A heartbeat the client is not ready for is dropped: left queued, Flux.interval
               // would fail the stream once merge's small prefetch of ticks filled up.
               Flux<ServerSentEvent<String>> heartbeats =
@@ -132,14 +139,12 @@ class OutputController {
     long fromMs = from == null ? Time.MIN : time("from", from);
     long toMs = to == null ? Time.MAX : time("to", to);
     return definition(name)
+        .flatMap(d -> store.results(name, key, fromMs, toMs))
         .map(
-            d -> {
+            records -> {
               ObjectNode out = JsonNodeFactory.instance.objectNode();
               out.put("pipeline", name);
-              ArrayNode list = out.putArray("results");
-              for (Pane p : results.query(name, key, fromMs, toMs)) {
-                list.add(PaneRecords.toJson(name, p));
-              }
+              out.putArray("results").addAll(records);
               return out;
             });
   }
@@ -178,24 +183,12 @@ class OutputController {
           List.of(new Violation("limit", "must be between 1 and " + MAX_DEAD_LETTERS)));
     }
     return definition(name)
+        .flatMap(d -> store.deadLetters(name, limit))
         .map(
-            d -> {
+            records -> {
               ObjectNode out = JsonNodeFactory.instance.objectNode();
               out.put("pipeline", name);
-              ArrayNode list = out.putArray("deadLetters");
-              for (DeadLetter l : deadLetters.recent(name, limit)) {
-                ObjectNode n = list.addObject();
-                n.set("event", l.event());
-                n.put("reason", l.reason());
-                if (l.path() != null) {
-                  n.put("path", l.path());
-                }
-                n.put("detail", l.detail());
-                if (l.window() != null) {
-                  n.set("window", PaneRecords.window(l.window()));
-                }
-                n.put("at", Timestamps.format(l.at()));
-              }
+              out.putArray("deadLetters").addAll(records);
               return out;
             });
   }
@@ -212,11 +205,11 @@ class OutputController {
   }
 
   private ServerSentEvent<String> toEvent(PaneStreamItem item) {
-    if (item instanceof PublishedPane p) {
+    if (item instanceof PaneEvent p) {
       return ServerSentEvent.<String>builder()
-          .id(Long.toString(p.id()))
-          .event(p.pane().retraction() ? "retraction" : "pane")
-          .data(PaneRecords.toJson(p.pipeline(), p.pane()).toString())
+          .id(p.id())
+          .event(p.retraction() ? "retraction" : "pane")
+          .data(p.json())
           .build();
     }
     PaneStreamItem.Overflow o = (PaneStreamItem.Overflow) item;
@@ -227,7 +220,7 @@ class OutputController {
     return ServerSentEvent.<String>builder().event("overflow").data(data.toString()).build();
   }
 
-  private static Predicate<Pane> filter(String key, String timing, Boolean finalOnly) {
+  private static Predicate<PaneEvent> filter(String key, String timing, Boolean finalOnly) {
     Timing t = null;
     if (timing != null) {
       try {
@@ -240,8 +233,8 @@ class OutputController {
     Timing wanted = t;
     return p ->
         (key == null || key.equals(p.key()))
-            && (wanted == null || p.info().timing() == wanted)
-            && (finalOnly == null || !finalOnly || p.isFinal());
+            && (wanted == null || p.timing() == wanted)
+            && (finalOnly == null || !finalOnly || p.last());
   }
 
   private static long time(String parameter, String text) {

@@ -1,8 +1,10 @@
 package io.eventide.api;
 
+import io.eventide.config.StateProperties;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
 import io.eventide.runtime.RedefinitionConflictException;
+import io.eventide.state.StateUnavailableException;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -22,6 +24,26 @@ import reactor.core.publisher.Mono;
  */
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
+  private final StateProperties state;
+
+  ProblemHandler(StateProperties state) {
+    this.state = state;
+  }
+
+  /** Nothing of the request was applied; the same request can simply be sent again. */
+  @ExceptionHandler(StateUnavailableException.class)
+  ResponseEntity<ProblemDetail> stateUnavailable(StateUnavailableException e) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            "the state store is unavailable; nothing of this request was applied, retry later");
+    problem.setTitle("State store unavailable");
+    long seconds = Math.max(1, state.retryAfter().toSeconds());
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+        .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(problem);
+  }
 
   @ExceptionHandler(InvalidInputException.class)
   ResponseEntity<ProblemDetail> invalidInput(InvalidInputException e) {

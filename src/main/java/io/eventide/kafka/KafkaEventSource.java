@@ -52,7 +52,7 @@ class KafkaEventSource implements BatchMessageListener<String, byte[]> {
       }
     }
     PipelineRuntime runtime = runtimes.runtimeOf(definition);
-    runtime.rejectUnreadable(unreadable);
+    runtime.rejectUnreadable(unreadable).join();
     runtime.ingest(events, sources::get).join();
   }
 }

@@ -6,6 +6,7 @@ import io.eventide.pipeline.KafkaSinkMode;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import io.eventide.sink.PaneListener;
+import io.eventide.sink.PublishedPane;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -25,14 +26,15 @@ class KafkaPaneSink implements PaneListener {
   }
 
   @Override
-  public void onPanes(String pipeline, List<Pane> panes) {
+  public void onPanes(String pipeline, List<PublishedPane> panes) {
     PipelineRuntime runtime = runtimes.getObject().find(pipeline);
     KafkaSinkDefinition sink = runtime == null ? null : runtime.definition().sinks().kafka();
     if (sink == null) {
       return;
     }
     String policy = sink.mode() == KafkaSinkMode.CHANGELOG ? "compact" : "delete";
-    for (Pane pane : panes) {
+    for (PublishedPane published : panes) {
+      Pane pane = published.pane();
       outbox.offer(KafkaPaneRecords.of(sink.topic(), pipeline, pane), policy);
     }
   }

@@ -9,6 +9,7 @@ import io.eventide.runtime.RuntimeObserver;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
+import io.eventide.sink.PublishedPane;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -41,9 +42,10 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
   }
 
   @Override
-  public void onPanes(String pipeline, List<Pane> panes) {
+  public void onPanes(String pipeline, List<PublishedPane> panes) {
     Map<Timing, Integer> byTiming = new EnumMap<>(Timing.class);
-    for (Pane pane : panes) {
+    for (PublishedPane published : panes) {
+      Pane pane = published.pane();
       byTiming.merge(pane.info().timing(), 1, Integer::sum);
     }
     byTiming.forEach((timing, n) -> paneCounter(pipeline, timing).increment(n));

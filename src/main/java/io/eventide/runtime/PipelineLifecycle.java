@@ -2,14 +2,20 @@ package io.eventide.runtime;
 
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.sink.DeadLetterStore;
 import io.eventide.sink.PaneHub;
-import io.eventide.sink.ResultsStore;
+import io.eventide.state.StateStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
 
 /**
  * Defines, redefines and deletes pipelines together with their running state. A redefinition that
@@ -19,26 +25,48 @@ import reactor.core.publisher.Mono;
  */
 @Component
 public class PipelineLifecycle {
+  private static final Logger log = LoggerFactory.getLogger(PipelineLifecycle.class);
+
   private final PipelineRegistry registry;
   private final PipelineRuntimes runtimes;
   private final PaneHub hub;
-  private final ResultsStore results;
-  private final DeadLetterStore deadLetters;
+  private final StateStore store;
   private final List<PipelineLifecycleListener> listeners;
 
   public PipelineLifecycle(
       PipelineRegistry registry,
       PipelineRuntimes runtimes,
       PaneHub hub,
-      ResultsStore results,
-      DeadLetterStore deadLetters,
+      StateStore store,
       List<PipelineLifecycleListener> listeners) {
     this.registry = registry;
     this.runtimes = runtimes;
     this.hub = hub;
-    this.results = results;
-    this.deadLetters = deadLetters;
+    this.store = store;
     this.listeners = listeners;
+  }
+
+  /**
+   * With durable state, every defined pipeline resumes at start-up, not at its first request: its
+   * timers (processing-time ones that came due while the service was down included) fire, and its
+   * watermark moves on, by themselves. While the store cannot be read this keeps trying in the
+   * background; the service starts anyway, not ready, and requests get 503 meanwhile.
+   */
+  @EventListener(ApplicationReadyEvent.class)
+  public void resumeAll() {
+    if (!store.durable()) {
+      return;
+    }
+    registry
+        .list()
+        .publishOn(Schedulers.boundedElastic())
+        .doOnNext(runtimes::runtimeOf)
+        .then()
+        .doOnError(
+            e -> log.warn("pipelines wait for the state store to resume: {}", e.getMessage()))
+        .retryWhen(
+            Retry.backoff(Long.MAX_VALUE, Duration.ofSeconds(1)).maxBackoff(Duration.ofSeconds(10)))
+        .subscribe();
   }
 
   /**
@@ -67,13 +95,14 @@ public class PipelineLifecycle {
                             + String.join(", ", changed)
                             + " would invalidate its state; repeat with ?reset=true to drop it"));
               }
+              boolean drop = reset || !changed.isEmpty();
               return registry
                   .put(definition)
+                  .flatMap(
+                      created -> (drop ? dropState(name) : Mono.<Void>empty()).thenReturn(created))
                   .doOnNext(
                       created -> {
-                        if (reset || !changed.isEmpty()) {
-                          dropState(name);
-                        } else if (running) {
+                        if (!drop && running) {
                           runtimes.find(name).redefine(definition);
                         }
                         listeners.forEach(l -> l.defined(definition));
@@ -85,20 +114,17 @@ public class PipelineLifecycle {
   public Mono<Boolean> delete(String name) {
     return registry
         .delete(name)
+        .flatMap(found -> (found ? dropState(name) : Mono.<Void>empty()).thenReturn(found))
         .doOnNext(
             found -> {
               if (found) {
-                dropState(name);
                 listeners.forEach(l -> l.deleted(name));
               }
             });
   }
 
-  private void dropState(String name) {
-    runtimes.stop(name);
-    hub.close(name);
-    results.clear(name);
-    deadLetters.clear(name);
+  private Mono<Void> dropState(String name) {
+    return runtimes.drop(name, store.drop(name)).doFinally(signal -> hub.close(name));
   }
 
   private static List<String> engineChanges(PipelineDefinition a, PipelineDefinition b) {

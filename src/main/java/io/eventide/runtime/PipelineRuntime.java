@@ -12,6 +12,7 @@ import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
+import io.eventide.state.PipelineState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.StringNode;
 
 /**
@@ -28,7 +30,8 @@ import tools.jackson.databind.node.StringNode;
  * <p>Order is what makes it correct: under one short lock a batch's parts are queued on their
  * shards and then, if the batch moved the watermark, the advance is queued on every shard. Shards
  * run their queues in order, so a batch always sees the watermark as it stood when it arrived and
- * every later batch sees the advance.
+ * every later batch sees the advance. The same lock queues each batch's commit ({@link Committer}),
+ * so commits follow the order in which the shards changed.
  */
 public final class PipelineRuntime {
   private volatile PipelineDefinition definition;
@@ -37,9 +40,13 @@ public final class PipelineRuntime {
   private final WatermarkTracker tracker;
   private final ProcessingClock clock;
   private volatile long maxFutureSkew;
-  private final DeadLetterListener deadLetters;
   private final RuntimeObserver observer;
+  private final Committer committer;
+  private final boolean durable;
   private final Object order = new Object();
+
+  /** The tracker's state as last committed, so that an unchanged tracker is not rewritten. */
+  private String trackerCommitted;
 
   /** Refreshed on every beat, for gauges that must not wait for the shards. */
   private volatile int openWindows;
@@ -47,9 +54,14 @@ public final class PipelineRuntime {
   /** The watermark last queued to the shards. */
   private volatile long watermark = Time.MIN;
 
+  /**
+   * @param state the pipeline's state as opened; the runtime starts where it left off
+   * @param durable whether the store keeps engine state, so that shards must report changes
+   */
   public PipelineRuntime(
       PipelineDefinition definition,
-      int shardCount,
+      PipelineState state,
+      boolean durable,
       Executor pool,
       ProcessingClock clock,
       PaneListener panes,
@@ -57,8 +69,9 @@ public final class PipelineRuntime {
       RuntimeObserver observer) {
     this.definition = definition;
     this.clock = clock;
-    this.deadLetters = deadLetters;
+    this.durable = durable;
     this.observer = observer;
+    this.committer = new Committer(definition.name(), state, durable, panes, deadLetters);
     this.reader = EventReader.of(definition, Aggregates.create(definition.aggregate().spec()));
     this.maxFutureSkew = definition.watermark().maxFutureSkew().toMillis();
     this.tracker =
@@ -66,18 +79,30 @@ public final class PipelineRuntime {
             definition.watermark().maxOutOfOrderness().toMillis(),
             definition.watermark().idleTimeout().toMillis(),
             definition.watermark().idleAdvance());
-    this.shards = new Shard[shardCount];
-    for (int i = 0; i < shardCount; i++) {
+    if (state.tracker() != null) {
+      tracker.restore(JsonMapper.shared().readTree(state.tracker()));
+      trackerCommitted = state.tracker();
+    }
+    this.shards = new Shard[state.shardCount()];
+    for (int i = 0; i < shards.length; i++) {
       shards[i] =
           new Shard(
+              i,
               definition.name(),
               definition.windowingStrategy(),
               Aggregates.create(definition.aggregate().spec()),
               clock,
               pool,
-              panes,
-              deadLetters);
+              durable,
+              state.shard(i));
+      watermark =
+          i == 0 ? shards[i].inputWatermark() : Math.min(watermark, shards[i].inputWatermark());
     }
+  }
+
+  /** Whether durable state failed to commit, so that the runtime must be rebuilt from the store. */
+  public boolean failed() {
+    return committer.failed();
   }
 
   public PipelineDefinition definition() {
@@ -148,43 +173,39 @@ public final class PipelineRuntime {
         }
       }
     }
-    if (!rejected.isEmpty()) {
-      deadLetters.onDeadLetters(definition.name(), rejected);
-    }
-    List<CompletableFuture<ShardOutcome>> parts = new ArrayList<>();
-    List<CompletableFuture<Void>> advances = new ArrayList<>();
+    List<CompletableFuture<ShardStep>> steps = new ArrayList<>();
+    CompletableFuture<Void> committed;
     synchronized (order) {
       for (int i = 0; i < shards.length; i++) {
         List<IncomingEvent> part = perShard.get(i);
         if (!part.isEmpty()) {
-          parts.add(shards[i].apply(part));
+          steps.add(shards[i].apply(part));
           for (IncomingEvent in : part) {
             tracker.observe(in.source(), in.event().timestamp(), now);
           }
         }
       }
-      advances.addAll(advanceIfMoved(tracker.current(now)));
+      steps.addAll(advanceIfMoved(tracker.current(now)));
+      committed = committer.submit(steps, trackerChange(), rejected);
     }
     int f = future;
     int inv = invalid;
-    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
-        .thenCompose(v -> CompletableFuture.allOf(advances.toArray(CompletableFuture[]::new)))
-        .thenApply(
-            v -> {
-              ShardOutcome sum = ShardOutcome.NONE;
-              for (CompletableFuture<ShardOutcome> p : parts) {
-                sum = sum.plus(p.join());
-              }
-              IngestResult result = IngestResult.of(sum, f, inv);
-              observer.batchApplied(definition.name(), result, System.nanoTime() - started);
-              return result;
-            });
+    return committed.thenApply(
+        v -> {
+          ShardOutcome sum = ShardOutcome.NONE;
+          for (CompletableFuture<ShardStep> p : steps) {
+            sum = sum.plus(p.join().outcome());
+          }
+          IngestResult result = IngestResult.of(sum, f, inv);
+          observer.batchApplied(definition.name(), result, System.nanoTime() - started);
+          return result;
+        });
   }
 
   /** Dead-letters lines of an NDJSON body that are not JSON; they count as invalid events. */
-  public IngestResult rejectUnreadable(List<String> lines) {
+  public CompletableFuture<IngestResult> rejectUnreadable(List<String> lines) {
     if (lines.isEmpty()) {
-      return IngestResult.EMPTY;
+      return CompletableFuture.completedFuture(IngestResult.EMPTY);
     }
     long now = clock.now();
     List<DeadLetter> letters = new ArrayList<>(lines.size());
@@ -199,8 +220,10 @@ public final class PipelineRuntime {
               null,
               now));
     }
-    deadLetters.onDeadLetters(definition.name(), letters);
-    return new IngestResult(0, 0, 0, 0, 0, 0, lines.size());
+    IngestResult result = new IngestResult(0, 0, 0, 0, 0, 0, lines.size());
+    synchronized (order) {
+      return committer.submit(List.of(), null, letters).thenApply(v -> result);
+    }
   }
 
   /**
@@ -210,24 +233,25 @@ public final class PipelineRuntime {
    */
   public CompletableFuture<Boolean> postWatermark(String source, long value) {
     long now = clock.now();
-    List<CompletableFuture<Void>> advances;
     boolean accepted;
+    CompletableFuture<Void> committed;
     synchronized (order) {
       accepted = tracker.post(source, value, now);
-      advances = advanceIfMoved(tracker.current(now));
+      List<CompletableFuture<ShardStep>> advances = advanceIfMoved(tracker.current(now));
+      committed = committer.submit(advances, trackerChange(), List.of());
     }
-    return CompletableFuture.allOf(advances.toArray(CompletableFuture[]::new))
-        .thenApply(v -> accepted);
+    return committed.thenApply(v -> accepted);
   }
 
   /** The scheduler's beat: idle sources and the wall clock move time on. */
   public void tick() {
     long now = clock.now();
     synchronized (order) {
-      advanceIfMoved(tracker.current(now));
+      List<CompletableFuture<ShardStep>> steps = advanceIfMoved(tracker.current(now));
       for (Shard s : shards) {
-        s.fireProcessingTimers();
+        steps.add(s.fireProcessingTimers());
       }
+      committer.submit(steps, trackerChange(), List.of());
     }
     openWindows().thenAccept(n -> openWindows = n);
   }
@@ -294,12 +318,25 @@ public final class PipelineRuntime {
         .thenApply(v -> parts.stream().mapToInt(CompletableFuture::join).sum());
   }
 
-  private List<CompletableFuture<Void>> advanceIfMoved(long candidate) {
+  /** The tracker's state when durable and changed since the last commit, else null. */
+  private String trackerChange() {
+    if (!durable) {
+      return null;
+    }
+    String now = tracker.snapshot();
+    if (now.equals(trackerCommitted)) {
+      return null;
+    }
+    trackerCommitted = now;
+    return now;
+  }
+
+  private List<CompletableFuture<ShardStep>> advanceIfMoved(long candidate) {
+    List<CompletableFuture<ShardStep>> out = new ArrayList<>(shards.length * 2);
     if (candidate <= watermark) {
-      return List.of();
+      return out;
     }
     watermark = candidate;
-    List<CompletableFuture<Void>> out = new ArrayList<>(shards.length);
     for (Shard s : shards) {
       out.add(s.advanceWatermark(candidate));
     }

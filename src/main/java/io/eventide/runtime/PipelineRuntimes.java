@@ -1,7 +1,6 @@
 package io.eventide.runtime;
 
 import io.eventide.config.RuntimeProperties;
-import io.eventide.engine.Pane;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
@@ -9,6 +8,9 @@ import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
+import io.eventide.sink.PublishedPane;
+import io.eventide.state.StateStore;
+import io.eventide.state.StateUnavailableException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,21 +21,34 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The running pipelines. Shards of every pipeline share one pool of worker threads, and one
  * scheduler thread beats the wall clock for all of them: no thread or task per timer.
+ *
+ * <p>A runtime starts from what the state store holds. One whose durable state failed to commit is
+ * replaced by a fresh one read from the store, on its next use or beat, once the store answers.
  */
 @Component
-public class PipelineRuntimes implements DisposableBean {
+public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
+  private static final Logger log = LoggerFactory.getLogger(PipelineRuntimes.class);
   private final Map<String, PipelineRuntime> running = new ConcurrentHashMap<>();
+  private final java.util.Set<String> unavailable = ConcurrentHashMap.newKeySet();
+  private final java.util.Set<String> dropping = ConcurrentHashMap.newKeySet();
+  private volatile boolean stopped;
   private final RuntimeProperties properties;
   private final ProcessingClock clock;
   private final PaneListener panes;
   private final DeadLetterListener deadLetters;
   private final RuntimeObserver observer;
+  private final StateStore store;
   private final ExecutorService workers;
   private final ScheduledExecutorService beat;
 
@@ -42,8 +57,10 @@ public class PipelineRuntimes implements DisposableBean {
       ProcessingClock clock,
       List<PaneListener> paneListeners,
       List<DeadLetterListener> deadLetterListeners,
-      List<RuntimeObserver> observers) {
+      List<RuntimeObserver> observers,
+      StateStore store) {
     this.properties = properties;
+    this.store = store;
     this.observer =
         (pipeline, result, nanos) ->
             observers.forEach(o -> o.batchApplied(pipeline, result, nanos));
@@ -57,20 +74,36 @@ public class PipelineRuntimes implements DisposableBean {
     beat.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
   }
 
-  /** The runtime of a defined pipeline, started on first use. */
+  /**
+   * The runtime of a defined pipeline, started from the state store on first use (which blocks on
+   * the store), and restarted from it when its durable state failed to commit.
+   *
+   * @throws io.eventide.state.StateUnavailableException when it must be started and the store
+   *     cannot be reached
+   */
   public PipelineRuntime runtimeOf(PipelineDefinition definition) {
-    return running.computeIfAbsent(definition.name(), n -> start(definition));
+    if (dropping.contains(definition.name())) {
+      throw new StateUnavailableException(
+          "pipeline '" + definition.name() + "' is being reset or deleted", null);
+    }
+    return running.compute(
+        definition.name(), (n, r) -> r == null || r.failed() ? start(definition) : r);
+  }
+
+  /**
+   * {@link #runtimeOf} for request handlers: a healthy running runtime at once, else started off
+   * the event loop, since starting reads the state store.
+   */
+  public Mono<PipelineRuntime> running(PipelineDefinition definition) {
+    PipelineRuntime r = running.get(definition.name());
+    if (r != null && !r.failed()) {
+      return Mono.just(r);
+    }
+    return Mono.fromCallable(() -> runtimeOf(definition)).subscribeOn(Schedulers.boundedElastic());
   }
 
   public PipelineRuntime find(String name) {
     return running.get(name);
-  }
-
-  /** Replaces the runtime of a pipeline with a fresh one, dropping its state. */
-  public PipelineRuntime restart(PipelineDefinition definition) {
-    PipelineRuntime fresh = start(definition);
-    running.put(definition.name(), fresh);
-    return fresh;
   }
 
   /**
@@ -96,25 +129,81 @@ public class PipelineRuntimes implements DisposableBean {
     return running.values();
   }
 
-  public void stop(String name) {
-    running.remove(name);
+  /**
+   * Stops a pipeline's runtime and drops its state with {@code drop}. Until the drop completes the
+   * pipeline cannot start again, so that no runtime reads state that is half deleted.
+   */
+  public Mono<Void> drop(String name, Mono<Void> drop) {
+    return Mono.fromRunnable(
+            () -> {
+              dropping.add(name);
+              running.remove(name);
+            })
+        .then(drop)
+        .doFinally(signal -> dropping.remove(name));
   }
 
   private PipelineRuntime start(PipelineDefinition definition) {
     return new PipelineRuntime(
-        definition, properties.shardCount(), workers, clock, panes, deadLetters, observer);
+        definition,
+        store.open(definition.name(), properties.shardCount()),
+        store.durable(),
+        workers,
+        clock,
+        panes,
+        deadLetters,
+        observer);
   }
 
   private void tick() {
     for (PipelineRuntime r : running.values()) {
+      String name = r.definition().name();
       try {
-        r.tick();
+        if (r.failed()) {
+          runtimeOf(r.definition()).tick();
+        } else {
+          r.tick();
+        }
+        if (unavailable.remove(name)) {
+          log.info("pipeline {} resumed from the state store", name);
+        }
+      } catch (StateUnavailableException e) {
+        // Said once per outage, not every beat; the beat keeps trying.
+        if (unavailable.add(name)) {
+          log.warn("pipeline {} waits for the state store: {}", name, e.getMessage());
+        }
       } catch (RuntimeException e) {
         // One pipeline's failure must not stop the clock for the others.
-        org.slf4j.LoggerFactory.getLogger(PipelineRuntimes.class)
-            .error("tick failed for {}", r.definition().name(), e);
+        log.error("tick failed for {}", name, e);
       }
     }
+  }
+
+  /**
+   * Stops the beat once requests have drained and before the state store's connections close, so
+   * that no timer fires into a store that is going away.
+   */
+  @Override
+  public void stop() {
+    beat.shutdownNow();
+    stopped = true;
+  }
+
+  @Override
+  public void start() {
+    // The beat starts with the bean; this lifecycle is only there to stop it in order.
+  }
+
+  @Override
+  public boolean isRunning() {
+    return !stopped;
+  }
+
+  @Override
+  public int getPhase() {
+    // After the web server's graceful shutdown (which stops at a higher phase), before Lettuce's
+    // connection factory (phase 0).
+    return 1000;
   }
 
   @Override
@@ -125,7 +214,8 @@ public class PipelineRuntimes implements DisposableBean {
   }
 
   private static PaneListener fanOut(List<PaneListener> listeners) {
-    return (String pipeline, List<Pane> out) -> listeners.forEach(l -> l.onPanes(pipeline, out));
+    return (String pipeline, List<PublishedPane> out) ->
+        listeners.forEach(l -> l.onPanes(pipeline, out));
   }
 
   private static DeadLetterListener fanOutDeadLetters(List<DeadLetterListener> listeners) {

@@ -3,6 +3,7 @@ package io.eventide.runtime;
 import io.eventide.engine.DropReason;
 import io.eventide.engine.ElementBatch;
 import io.eventide.engine.EventTimeEngine;
+import io.eventide.engine.KeyStateChanges;
 import io.eventide.engine.Pane;
 import io.eventide.engine.PaneOutput;
 import io.eventide.engine.ProcessingClock;
@@ -13,11 +14,14 @@ import io.eventide.engine.WindowingStrategy;
 import io.eventide.engine.aggregate.Aggregate;
 import io.eventide.pipeline.Event;
 import io.eventide.sink.DeadLetter;
-import io.eventide.sink.DeadLetterListener;
-import io.eventide.sink.PaneListener;
+import io.eventide.state.ShardChanges;
+import io.eventide.state.ShardSnapshot;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -26,66 +30,90 @@ import java.util.function.Supplier;
  * One single-threaded slice of a pipeline's keys: an engine, the ids it has seen, and a serial
  * queue of work. Everything a shard owns is reached only from its queue, so the engine needs no
  * locks; the shard is also the unit that will map to a Kafka partition when Eventide scales out.
+ *
+ * <p>Every step returns a {@link ShardStep}: the panes and dead letters it produced and, when state
+ * is durable, the keys it changed, for the pipeline to commit.
  */
 final class Shard {
+  private final int index;
   private final String pipeline;
   private final EventTimeEngine engine;
   private final WindowingStrategy strategy;
   private final SerialExecutor queue;
   private final ProcessingClock clock;
-  private final PaneListener panes;
-  private final DeadLetterListener deadLetters;
+  private final boolean durable;
   private final IdTracker ids = new IdTracker();
   private final java.util.Set<String> batchIds = new java.util.HashSet<>();
   private final ElementBatch batch = new ElementBatch(256);
   private final List<Pane> emitted = new ArrayList<>();
+  private final List<DeadLetter> letters = new ArrayList<>();
+  private final Changes changes = new Changes();
+  private final Map<String, Long> rememberedIds = new LinkedHashMap<>();
+  private long committedWatermark;
   private final long[] starts;
   private final long[] ends;
   private int[] batchToCurrent = new int[256];
   private DropReason[] firstDrop = new DropReason[256];
   private Window[] firstDropWindow = new Window[256];
 
+  /**
+   * @param durable whether the state store keeps state, so that steps must report what changed
+   * @param restored the shard's state as the store had it
+   */
   Shard(
+      int index,
       String pipeline,
       WindowingStrategy strategy,
       Aggregate<?> aggregate,
       ProcessingClock clock,
       Executor pool,
-      PaneListener panes,
-      DeadLetterListener deadLetters) {
+      boolean durable,
+      ShardSnapshot restored) {
+    this.index = index;
     this.pipeline = pipeline;
     this.strategy = strategy;
     this.clock = clock;
-    this.panes = panes;
-    this.deadLetters = deadLetters;
+    this.durable = durable;
     this.queue = new SerialExecutor(pool);
     this.engine = new EventTimeEngine(strategy, aggregate, clock, new Output());
     WindowFn fn = strategy.windowFn();
     this.starts = new long[fn.maxWindowsPerElement()];
     this.ends = new long[fn.maxWindowsPerElement()];
+    if (durable) {
+      engine.trackChanges();
+    }
+    if (restored.watermark() != null) {
+      engine.restoreInputWatermark(restored.watermark());
+    }
+    restored.keys().forEach(engine::restoreKey);
+    restored.ids().forEach(ids::remember);
+    this.committedWatermark = engine.inputWatermark();
   }
 
-  CompletableFuture<ShardOutcome> apply(List<IncomingEvent> events) {
-    return submit(() -> applyNow(events));
+  CompletableFuture<ShardStep> apply(List<IncomingEvent> events) {
+    return submit(() -> step(applyNow(events)));
   }
 
-  CompletableFuture<Void> advanceWatermark(long watermark) {
+  CompletableFuture<ShardStep> advanceWatermark(long watermark) {
     return submit(
         () -> {
           engine.advanceWatermark(watermark);
           ids.expire(engine.inputWatermark());
-          publish();
-          return null;
+          return step(ShardOutcome.NONE);
         });
   }
 
-  CompletableFuture<Void> fireProcessingTimers() {
+  CompletableFuture<ShardStep> fireProcessingTimers() {
     return submit(
         () -> {
           engine.fireProcessingTimers();
-          publish();
-          return null;
+          return step(ShardOutcome.NONE);
         });
+  }
+
+  /** The watermark the engine has reached, for a pipeline starting from restored state. */
+  long inputWatermark() {
+    return committedWatermark;
   }
 
   CompletableFuture<List<WindowSnapshot>> explain(String key) {
@@ -130,7 +158,6 @@ final class Shard {
     int late = 0;
     int expired = 0;
     int closed = 0;
-    List<DeadLetter> letters = new ArrayList<>();
     long now = clock.now();
     for (int b = 0; b < batch.size(); b++) {
       if (batch.wasAdded(b)) {
@@ -138,7 +165,11 @@ final class Shard {
         // still be sent again, e.g. after its pipeline's lateness was raised.
         Event added = events.get(batchToCurrent[b]).event();
         if (added.id() != null) {
-          ids.remember(added.id(), idExpiry(added.timestamp()));
+          long expiry = idExpiry(added.timestamp());
+          ids.remember(added.id(), expiry);
+          if (durable) {
+            rememberedIds.put(added.id(), expiry);
+          }
         }
         accepted++;
         if (batch.wasLate(b)) {
@@ -167,10 +198,6 @@ final class Shard {
     }
     Arrays.fill(firstDropWindow, 0, batch.size(), null);
     batch.clear();
-    if (!letters.isEmpty()) {
-      deadLetters.onDeadLetters(pipeline, letters);
-    }
-    publish();
     return new ShardOutcome(accepted, late, duplicates, expired, closed);
   }
 
@@ -184,11 +211,54 @@ final class Shard {
     return strategy.gcTime(maxEnd - 1);
   }
 
-  private void publish() {
-    if (!emitted.isEmpty()) {
-      List<Pane> out = List.copyOf(emitted);
-      emitted.clear();
-      panes.onPanes(pipeline, out);
+  /** Hands over what the step produced and, when durable, what it changed. */
+  private ShardStep step(ShardOutcome outcome) {
+    List<Pane> panes = emitted.isEmpty() ? List.of() : List.copyOf(emitted);
+    List<DeadLetter> dropped = letters.isEmpty() ? List.of() : List.copyOf(letters);
+    emitted.clear();
+    letters.clear();
+    ShardChanges changed = null;
+    if (durable) {
+      engine.drainChanges(changes);
+      long watermark = engine.inputWatermark();
+      Long moved = watermark != committedWatermark ? watermark : null;
+      committedWatermark = watermark;
+      changed = changes.take(index, rememberedIds, moved);
+      rememberedIds.clear();
+    }
+    return new ShardStep(outcome, panes, dropped, changed);
+  }
+
+  /** Collects the engine's changed keys between two steps. */
+  private static final class Changes implements KeyStateChanges {
+    private Map<String, byte[]> changed = new HashMap<>();
+    private List<String> removed = new ArrayList<>();
+
+    @Override
+    public void changed(String key, byte[] state) {
+      changed.put(key, state);
+    }
+
+    @Override
+    public void removed(String key) {
+      removed.add(key);
+    }
+
+    ShardChanges take(int shard, Map<String, Long> ids, Long watermark) {
+      ShardChanges out =
+          new ShardChanges(
+              shard,
+              changed.isEmpty() ? Map.of() : changed,
+              removed.isEmpty() ? List.of() : removed,
+              ids.isEmpty() ? Map.of() : new LinkedHashMap<>(ids),
+              watermark);
+      if (!changed.isEmpty()) {
+        changed = new HashMap<>();
+      }
+      if (!removed.isEmpty()) {
+        removed = new ArrayList<>();
+      }
+      return out;
     }
   }
 

@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The input watermark of a live pipeline, derived from its sources. Each source's watermark is the
@@ -119,6 +122,37 @@ public final class WatermarkTracker {
                 new SourceView(
                     name, s.watermark(maxOutOfOrderness, floor), isIdle(s, now), s.lastSeen)));
     return out;
+  }
+
+  /**
+   * What the tracker observed, for durable state: {@code {"floor", "current", "sources": {name:
+   * [maxEventTime, posted, lastSeen]}}}. Settings are not in it; they come from the definition.
+   */
+  public String snapshot() {
+    JsonNodeFactory json = JsonNodeFactory.instance;
+    ObjectNode out = json.objectNode().put("floor", floor).put("current", current);
+    ObjectNode list = out.putObject("sources");
+    sources.forEach(
+        (name, s) -> list.putArray(name).add(s.maxEventTime).add(s.posted).add(s.lastSeen));
+    return out.toString();
+  }
+
+  /** Takes back what {@link #snapshot()} wrote. */
+  public void restore(JsonNode snapshot) {
+    floor = snapshot.get("floor").asLong();
+    current = snapshot.get("current").asLong();
+    sources.clear();
+    snapshot
+        .get("sources")
+        .properties()
+        .forEach(
+            e -> {
+              Source s = new Source();
+              s.maxEventTime = e.getValue().get(0).asLong();
+              s.posted = e.getValue().get(1).asLong();
+              s.lastSeen = e.getValue().get(2).asLong();
+              sources.put(e.getKey(), s);
+            });
   }
 
   private boolean isIdle(Source s, long now) {

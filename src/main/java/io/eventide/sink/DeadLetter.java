@@ -1,7 +1,11 @@
 package io.eventide.sink;
 
 import io.eventide.engine.Window;
+import io.eventide.pipeline.PaneRecords;
+import io.eventide.pipeline.Timestamps;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An event that was not applied, with why.
@@ -20,4 +24,21 @@ public record DeadLetter(
     String path,
     String detail,
     Window window,
-    long at) {}
+    long at) {
+
+  /** The record dashboards read from {@code /dead-letters} and the state store keeps. */
+  public ObjectNode toJson() {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.set("event", event);
+    n.put("reason", reason);
+    if (path != null) {
+      n.put("path", path);
+    }
+    n.put("detail", detail);
+    if (window != null) {
+      n.set("window", PaneRecords.window(window));
+    }
+    n.put("at", Timestamps.format(at));
+    return n;
+  }
+}

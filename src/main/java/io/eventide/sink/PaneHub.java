@@ -1,16 +1,15 @@
 package io.eventide.sink;
 
-import io.eventide.engine.Pane;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Mono;
 
 /**
  * Fans panes out to live subscribers. Each subscriber has its own bounded buffer: publishing never
@@ -22,26 +21,31 @@ public class PaneHub implements PaneListener {
   private final Map<String, Channel> channels = new ConcurrentHashMap<>();
 
   private static final class Channel {
-    final AtomicLong sequence = new AtomicLong();
     final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
   }
 
   @Override
-  public void onPanes(String pipeline, List<Pane> panes) {
+  public void onPanes(String pipeline, List<PublishedPane> panes) {
     Channel channel = channel(pipeline);
-    // Ids are assigned under the channel's lock so that every subscriber sees them in order.
+    // Commits arrive in pane log order; the lock keeps every subscriber seeing them in that order.
     synchronized (channel) {
-      for (Pane pane : panes) {
-        PublishedPane p = new PublishedPane(channel.sequence.incrementAndGet(), pipeline, pane);
+      for (PublishedPane p : panes) {
+        PaneEvent event = p.event();
         for (Subscriber s : channel.subscribers) {
-          s.offer(p);
+          s.offer(event);
         }
       }
     }
   }
 
-  /** Live panes of {@code pipeline} that pass {@code filter}, from now on. */
-  public Flux<PaneStreamItem> subscribe(String pipeline, Predicate<Pane> filter, int bufferSize) {
+  /**
+   * The panes of {@code pipeline} that pass {@code filter}: first {@code backlog} (the logged panes
+   * a resuming client missed), then live ones. The live subscription starts before the backlog is
+   * read, and live panes the backlog already holds are skipped, so the handover has neither a gap
+   * nor a duplicate.
+   */
+  public Flux<PaneStreamItem> subscribe(
+      String pipeline, Predicate<PaneEvent> filter, int bufferSize, Mono<List<PaneEvent>> backlog) {
     return Flux.create(
         sink -> {
           Channel channel = channel(pipeline);
@@ -49,6 +53,7 @@ public class PaneHub implements PaneListener {
           channel.subscribers.add(s);
           sink.onRequest(n -> s.drain());
           sink.onDispose(() -> channel.subscribers.remove(s));
+          backlog.subscribe(s::replay, sink::error);
         });
   }
 
@@ -88,21 +93,40 @@ public class PaneHub implements PaneListener {
 
   private static final class Subscriber {
     private final FluxSink<PaneStreamItem> sink;
-    private final Predicate<Pane> filter;
+    private final Predicate<PaneEvent> filter;
     private final int capacity;
-    private final ArrayDeque<PublishedPane> buffer = new ArrayDeque<>();
+    private final ArrayDeque<PaneEvent> backlog = new ArrayDeque<>();
+    private final ArrayDeque<PaneEvent> buffer = new ArrayDeque<>();
+    private boolean replaying = true;
     private boolean overflowed;
     private boolean done;
-    private long lastDelivered;
+    private String lastDelivered;
 
-    Subscriber(FluxSink<PaneStreamItem> sink, Predicate<Pane> filter, int capacity) {
+    Subscriber(FluxSink<PaneStreamItem> sink, Predicate<PaneEvent> filter, int capacity) {
       this.sink = sink;
       this.filter = filter;
       this.capacity = capacity;
     }
 
-    void offer(PublishedPane p) {
-      if (!filter.test(p.pane())) {
+    /** Takes the backlog; live panes it already holds were buffered meanwhile and are dropped. */
+    void replay(List<PaneEvent> logged) {
+      synchronized (this) {
+        for (PaneEvent e : logged) {
+          if (filter.test(e)) {
+            backlog.add(e);
+          }
+        }
+        if (!logged.isEmpty()) {
+          String last = logged.get(logged.size() - 1).id();
+          buffer.removeIf(e -> PaneEvent.compareIds(e.id(), last) <= 0);
+        }
+        replaying = false;
+      }
+      drain();
+    }
+
+    void offer(PaneEvent p) {
+      if (!filter.test(p)) {
         return;
       }
       synchronized (this) {
@@ -119,15 +143,23 @@ public class PaneHub implements PaneListener {
     }
 
     synchronized void drain() {
-      if (done) {
+      if (done || replaying) {
         return;
       }
-      while (!buffer.isEmpty() && sink.requestedFromDownstream() > 0) {
-        PublishedPane next = buffer.poll();
+      while (!backlog.isEmpty() && sink.requestedFromDownstream() > 0) {
+        PaneEvent next = backlog.poll();
         lastDelivered = next.id();
         sink.next(next);
       }
-      if (overflowed && buffer.isEmpty() && sink.requestedFromDownstream() > 0) {
+      while (backlog.isEmpty() && !buffer.isEmpty() && sink.requestedFromDownstream() > 0) {
+        PaneEvent next = buffer.poll();
+        lastDelivered = next.id();
+        sink.next(next);
+      }
+      if (overflowed
+          && backlog.isEmpty()
+          && buffer.isEmpty()
+          && sink.requestedFromDownstream() > 0) {
         done = true;
         sink.next(new PaneStreamItem.Overflow(capacity, lastDelivered));
         sink.complete();

@@ -3,7 +3,13 @@ package io.eventide.sink;
 import io.eventide.engine.Pane;
 
 /**
- * A pane with the position it was published at: ids increase per pipeline, so a dashboard can order
- * what it receives and say where it stopped.
+ * A pane once its batch is committed: its position in the pipeline's pane log, and its record
+ * rendered once for every consumer.
  */
-public record PublishedPane(long id, String pipeline, Pane pane) implements PaneStreamItem {}
+public record PublishedPane(String id, String pipeline, Pane pane, String json) {
+
+  public PaneEvent event() {
+    return new PaneEvent(
+        id, pane.key(), pane.info().timing(), pane.isFinal(), pane.retraction(), json);
+  }
+}

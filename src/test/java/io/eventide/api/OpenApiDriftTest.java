@@ -19,6 +19,7 @@ import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTest
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.reactive.result.method.RequestMappingInfo;
@@ -138,10 +139,13 @@ class OpenApiDriftTest {
     for (Parameter p : handler.getMethod().getParameters()) {
       RequestParam query = p.getAnnotation(RequestParam.class);
       PathVariable path = p.getAnnotation(PathVariable.class);
+      RequestHeader header = p.getAnnotation(RequestHeader.class);
       if (query != null) {
         declared.add("query:" + (query.name().isEmpty() ? p.getName() : query.name()));
       } else if (path != null) {
         declared.add("path:" + (path.name().isEmpty() ? p.getName() : path.name()));
+      } else if (header != null) {
+        declared.add("header:" + (header.name().isEmpty() ? p.getName() : header.name()));
       }
     }
     if (!declared.equals(documented)) {

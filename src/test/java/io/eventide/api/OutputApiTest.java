@@ -7,11 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eventide.runtime.LiveApi;
 import io.eventide.runtime.LiveRuntimeTest;
 import io.eventide.runtime.PaneStream;
+import io.eventide.sink.PaneEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpMethod;
 import tools.jackson.databind.JsonNode;
 
 /** The dashboard side: pane stream filters and lifetime, results, redefinition. */
@@ -61,8 +63,8 @@ class OutputApiTest {
       List<PaneStream.Received> everything = all.next(8);
       assertThat(everything.stream().filter(e -> e.type().equals("retraction"))).hasSize(3);
       for (int i = 1; i < everything.size(); i++) {
-        assertThat(Long.parseLong(everything.get(i).id()))
-            .isGreaterThan(Long.parseLong(everything.get(i - 1).id()));
+        assertThat(PaneEvent.compareIds(everything.get(i).id(), everything.get(i - 1).id()))
+            .isPositive();
       }
       for (PaneStream.Received r : everything) {
         assertThat(r.data().get("retraction").asBoolean()).isEqualTo(r.type().equals("retraction"));
@@ -86,6 +88,55 @@ class OutputApiTest {
         everything.stream().filter(e -> filter.test(e.data())).toList();
     assertThat(expected).isNotEmpty();
     assertThat(stream.next(expected.size())).isEqualTo(expected);
+  }
+
+  @Test
+  void aClientReconnectingWithLastEventIdGetsWhatItMissedThenLivePanesWithItsFilters() {
+    LiveApi api = LiveApi.on(port);
+    api.define(
+        "resumed",
+        """
+        {"window": {"type": "fixed", "size": "1m"},
+         "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
+         "aggregate": {"type": "sum"}}
+        """);
+    String lastSeen;
+    try (PaneStream first = api.panes("resumed", "")) {
+      api.events("resumed", array(event("a", "2026-01-01T10:00:01Z", 1)));
+      lastSeen = first.next().id();
+    }
+    // Missed while disconnected: two panes of a, one of b.
+    api.events("resumed", array(event("a", "2026-01-01T10:00:02Z", 2)));
+    api.events("resumed", array(event("b", "2026-01-01T10:00:03Z", 3)));
+    api.events("resumed", array(event("a", "2026-01-01T10:00:04Z", 4)));
+    try (PaneStream again = api.resume("resumed", lastSeen);
+        PaneStream onlyA = api.resume("resumed", "key=a", lastSeen)) {
+      List<PaneStream.Received> missed = again.next(3);
+      assertThat(missed)
+          .extracting(r -> r.data().get("value").asDouble())
+          .containsExactly(2.0, 3.0, 4.0);
+      assertThat(onlyA.next(2))
+          .extracting(r -> r.data().get("value").asDouble())
+          .containsExactly(2.0, 4.0);
+      api.events("resumed", array(event("a", "2026-01-01T10:00:05Z", 5)));
+      PaneStream.Received live = again.next();
+      assertThat(live.data().get("value").asDouble()).isEqualTo(5.0);
+      assertThat(PaneEvent.compareIds(live.id(), missed.get(2).id())).isPositive();
+      assertThat(onlyA.next().data().get("value").asDouble()).isEqualTo(5.0);
+    }
+  }
+
+  @Test
+  void aLastEventIdThatIsNoPaneIdIsRefused() {
+    LiveApi api = LiveApi.on(port);
+    api.define("resume-bad", SUMS);
+    LiveApi.Reply reply =
+        api.send(
+            HttpMethod.GET,
+            "/pipelines/resume-bad/panes",
+            h -> h.set("Last-Event-ID", "yesterday"));
+    reply.expectProblem(400);
+    assertThat(reply.body().at("/errors/0/path").asString()).isEqualTo("Last-Event-ID");
   }
 
   @Test

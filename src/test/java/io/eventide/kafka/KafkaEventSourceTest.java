@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.runtime.WatermarkTracker;
-import io.eventide.sink.ResultsStore;
+import io.eventide.state.StateStore;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +26,7 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
   private static final String TOPIC = "clicks-in";
 
   @Autowired KafkaEventSources sources;
-  @Autowired ResultsStore results;
+  @Autowired StateStore store;
   @Autowired DuplicateCounter duplicates;
 
   @Test
@@ -83,10 +83,11 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
   }
 
   private Map<String, Double> totals() {
-    return results.query("from-kafka", null, Long.MIN_VALUE, Long.MAX_VALUE).stream()
+    return store.results("from-kafka", null, Long.MIN_VALUE, Long.MAX_VALUE).block().stream()
         .collect(
             Collectors.groupingBy(
-                p -> p.key(), Collectors.summingDouble(p -> ((Number) p.value()).doubleValue())));
+                p -> p.get("key").asString(),
+                Collectors.summingDouble(p -> p.get("value").asDouble())));
   }
 
   private static long committed(Admin admin) throws Exception {

@@ -52,8 +52,9 @@ public final class LiveApi {
         .build();
   }
 
-  /** A status, content type and JSON body (null when there is none). */
-  public record Reply(int status, MediaType type, JsonNode body) {
+  /** A status, content type, JSON body (null when there is none) and the headers. */
+  public record Reply(
+      int status, MediaType type, JsonNode body, org.springframework.http.HttpHeaders headers) {
     public Reply expect(int expected) {
       assertThat(status).as("status of %s", body).isEqualTo(expected);
       return this;
@@ -112,7 +113,24 @@ public final class LiveApi {
   }
 
   public Reply send(HttpMethod method, String path, MediaType type, Object body) {
-    WebClient.RequestBodySpec request = web.method(method).uri(path);
+    return send(method, path, type, body, h -> {});
+  }
+
+  /** A request without a body, with headers of the caller's. */
+  public Reply send(
+      HttpMethod method,
+      String path,
+      java.util.function.Consumer<org.springframework.http.HttpHeaders> headers) {
+    return send(method, path, null, null, headers);
+  }
+
+  private Reply send(
+      HttpMethod method,
+      String path,
+      MediaType type,
+      Object body,
+      java.util.function.Consumer<org.springframework.http.HttpHeaders> headers) {
+    WebClient.RequestBodySpec request = web.method(method).uri(path).headers(headers);
     if (type != null) {
       request.contentType(type);
     }
@@ -135,7 +153,10 @@ public final class LiveApi {
   private static Reply reply(
       org.springframework.web.reactive.function.client.ClientResponse response, JsonNode json) {
     return new Reply(
-        response.statusCode().value(), response.headers().contentType().orElse(null), json);
+        response.statusCode().value(),
+        response.headers().contentType().orElse(null),
+        json,
+        response.headers().asHttpHeaders());
   }
 
   /** Subscribes to the pane stream, requesting everything; returns once the server has it open. */
@@ -148,11 +169,31 @@ public final class LiveApi {
    * proved that the server has registered the subscriber (the heartbeat uses one unit of demand).
    */
   public PaneStream panes(String pipeline, String query, long demand) {
+    return panes(pipeline, query, demand, null);
+  }
+
+  /** Resumes the pane stream after the pane {@code lastEventId}, as EventSource does. */
+  public PaneStream resume(String pipeline, String lastEventId) {
+    return resume(pipeline, "", lastEventId);
+  }
+
+  /** Resumes a filtered pane stream after the pane {@code lastEventId}. */
+  public PaneStream resume(String pipeline, String query, String lastEventId) {
+    return panes(pipeline, query, Long.MAX_VALUE, lastEventId);
+  }
+
+  private PaneStream panes(String pipeline, String query, long demand, String lastEventId) {
     PaneStream stream = new PaneStream(demand);
     streams
         .get()
         .uri("/pipelines/" + pipeline + "/panes" + (query.isEmpty() ? "" : "?" + query))
         .accept(MediaType.TEXT_EVENT_STREAM)
+        .headers(
+            h -> {
+              if (lastEventId != null) {
+                h.set("Last-Event-ID", lastEventId);
+              }
+            })
         .retrieve()
         .bodyToFlux(SSE)
         .subscribe(stream);

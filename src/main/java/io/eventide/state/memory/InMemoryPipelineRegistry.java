@@ -1,12 +1,12 @@
-package io.eventide.pipeline;
+package io.eventide.state.memory;
 
+import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineRegistry;
 import java.util.concurrent.ConcurrentSkipListMap;
-import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** Keeps definitions in this process: the default, needing no external service. */
-@Component
 public class InMemoryPipelineRegistry implements PipelineRegistry {
   private final ConcurrentSkipListMap<String, PipelineDefinition> pipelines =
       new ConcurrentSkipListMap<>();

@@ -1,0 +1,154 @@
+package io.eventide.runtime;
+
+import io.eventide.engine.Pane;
+import io.eventide.pipeline.PaneRecords;
+import io.eventide.sink.DeadLetter;
+import io.eventide.sink.DeadLetterListener;
+import io.eventide.sink.PaneListener;
+import io.eventide.sink.PublishedPane;
+import io.eventide.state.Commit;
+import io.eventide.state.PipelineState;
+import io.eventide.state.RenderedPane;
+import io.eventide.state.ShardChanges;
+import io.eventide.state.StateUnavailableException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a pipeline's steps to its state store, one commit after another in the order they were
+ * queued, and only then publishes their panes and dead letters: a pane a dashboard sees is in the
+ * pane log, and a 202 means the batch is in the store.
+ *
+ * <p>A commit waits for the shard steps it gathers and for the commit before it. When durable state
+ * fails to commit, the engines are ahead of the store, so every later commit fails too and the
+ * runtime reports itself failed, to be rebuilt from the store.
+ */
+final class Committer {
+  private static final Logger log = LoggerFactory.getLogger(Committer.class);
+
+  private final String pipeline;
+  private final PipelineState state;
+  private final boolean durable;
+  private final PaneListener panes;
+  private final DeadLetterListener deadLetters;
+
+  /** The last commit queued; guarded by the runtime's order lock. */
+  private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+
+  private volatile Throwable failure;
+
+  Committer(
+      String pipeline,
+      PipelineState state,
+      boolean durable,
+      PaneListener panes,
+      DeadLetterListener deadLetters) {
+    this.pipeline = pipeline;
+    this.state = state;
+    this.durable = durable;
+    this.panes = panes;
+    this.deadLetters = deadLetters;
+  }
+
+  /**
+   * Queues a commit of {@code steps}, the tracker's state ({@code null} when unchanged) and {@code
+   * rejected} events. The caller holds the runtime's order lock, which is what orders commits.
+   *
+   * @return completes once committed and published
+   */
+  CompletableFuture<Void> submit(
+      List<CompletableFuture<ShardStep>> steps, String tracker, List<DeadLetter> rejected) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    CompletableFuture<Void> previous = tail;
+    tail = done;
+    CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new))
+        .handle((v, error) -> error)
+        .thenCombine(previous.handle((v, error) -> null), (error, ignored) -> error)
+        .thenAccept(stepError -> write(steps, tracker, rejected, stepError, done));
+    return done;
+  }
+
+  /** Whether durable state failed to commit; the runtime must then be rebuilt from the store. */
+  boolean failed() {
+    return failure != null;
+  }
+
+  private void write(
+      List<CompletableFuture<ShardStep>> steps,
+      String tracker,
+      List<DeadLetter> rejected,
+      Throwable stepError,
+      CompletableFuture<Void> done) {
+    if (failure != null) {
+      done.completeExceptionally(
+          new StateUnavailableException(
+              "an earlier commit of pipeline '" + pipeline + "' failed", failure));
+      return;
+    }
+    if (stepError != null) {
+      Throwable cause = unwrap(stepError);
+      if (durable) {
+        failure = cause;
+      }
+      done.completeExceptionally(cause);
+      return;
+    }
+    List<ShardChanges> changes = new ArrayList<>();
+    List<RenderedPane> rendered = new ArrayList<>();
+    List<DeadLetter> letters = new ArrayList<>(rejected);
+    for (CompletableFuture<ShardStep> f : steps) {
+      ShardStep step = f.join();
+      if (step.changes() != null && !step.changes().isEmpty()) {
+        changes.add(step.changes());
+      }
+      for (Pane pane : step.panes()) {
+        rendered.add(new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString()));
+      }
+      letters.addAll(step.deadLetters());
+    }
+    Commit commit = new Commit(changes, tracker, rendered, letters);
+    if (commit.isEmpty()) {
+      done.complete(null);
+      return;
+    }
+    state
+        .commit(commit)
+        .whenComplete(
+            (ids, error) -> {
+              if (error != null) {
+                failure = unwrap(error);
+                done.completeExceptionally(failure);
+              } else {
+                publish(rendered, ids, letters);
+                done.complete(null);
+              }
+            });
+  }
+
+  private void publish(List<RenderedPane> rendered, List<String> ids, List<DeadLetter> letters) {
+    try {
+      if (!rendered.isEmpty()) {
+        List<PublishedPane> out = new ArrayList<>(rendered.size());
+        for (int i = 0; i < rendered.size(); i++) {
+          RenderedPane r = rendered.get(i);
+          out.add(new PublishedPane(ids.get(i), pipeline, r.pane(), r.json()));
+        }
+        panes.onPanes(pipeline, out);
+      }
+      if (!letters.isEmpty()) {
+        deadLetters.onDeadLetters(pipeline, letters);
+      }
+    } catch (RuntimeException e) {
+      // The commit stands; a listener's failure must not turn it into an error for the producer.
+      log.error("a listener failed on panes of {}", pipeline, e);
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+  }
+}

@@ -1,0 +1,14 @@
+package io.eventide.runtime;
+
+import io.eventide.engine.Pane;
+import io.eventide.sink.DeadLetter;
+import io.eventide.state.ShardChanges;
+import java.util.List;
+
+/**
+ * What one step of a shard produced: the fate of a batch part's events (none for a timer step), the
+ * panes emitted, the events dropped, and what changed in durable state (null when state is not
+ * durable).
+ */
+record ShardStep(
+    ShardOutcome outcome, List<Pane> panes, List<DeadLetter> deadLetters, ShardChanges changes) {}

@@ -1,0 +1,20 @@
+package io.eventide.state;
+
+import io.eventide.sink.DeadLetter;
+import java.util.List;
+
+/**
+ * Everything one batch (or one beat of the clock) changed in a pipeline, written as one step: the
+ * shards' changes, the watermark tracker (null when unchanged), the panes emitted and the events
+ * dead-lettered.
+ */
+public record Commit(
+    List<ShardChanges> shards,
+    String tracker,
+    List<RenderedPane> panes,
+    List<DeadLetter> deadLetters) {
+
+  public boolean isEmpty() {
+    return shards.isEmpty() && tracker == null && panes.isEmpty() && deadLetters.isEmpty();
+  }
+}

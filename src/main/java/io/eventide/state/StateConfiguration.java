@@ -1,0 +1,77 @@
+package io.eventide.state;
+
+import io.eventide.config.OutputProperties;
+import io.eventide.config.StateProperties;
+import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.state.memory.InMemoryPipelineRegistry;
+import io.eventide.state.memory.MemoryStateStore;
+import io.eventide.state.redis.RedisPipelineRegistry;
+import io.eventide.state.redis.RedisStateStore;
+import io.lettuce.core.ClientOptions;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
+import org.springframework.boot.data.redis.health.DataRedisReactiveHealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+/** Chooses the state store and the pipeline registry that goes with it: memory or Redis. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(StateProperties.class)
+public class StateConfiguration {
+  private static final String STORE = "eventide.state.store";
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(name = STORE, havingValue = "memory", matchIfMissing = true)
+  static class Memory {
+    @Bean
+    MemoryStateStore stateStore(OutputProperties outputs, StateProperties state) {
+      return new MemoryStateStore(outputs, state);
+    }
+
+    @Bean
+    PipelineRegistry pipelineRegistry() {
+      return new InMemoryPipelineRegistry();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(name = STORE, havingValue = "redis")
+  static class Redis {
+    @Bean
+    RedisStateStore stateStore(
+        ReactiveRedisConnectionFactory factory, OutputProperties outputs, StateProperties state) {
+      return new RedisStateStore(factory, outputs, state);
+    }
+
+    @Bean
+    PipelineRegistry pipelineRegistry(ReactiveStringRedisTemplate redis, StateProperties state) {
+      return new RedisPipelineRegistry(redis, state);
+    }
+
+    /**
+     * Redis in health and readiness whenever it is the store, whatever the profile: Spring Boot's
+     * own indicator is switched off (management.health.redis.enabled) so that the memory store is
+     * never reported DOWN for a Redis it does not use.
+     */
+    @Bean("redisHealthContributor")
+    DataRedisReactiveHealthIndicator redisHealth(ReactiveRedisConnectionFactory factory) {
+      return new DataRedisReactiveHealthIndicator(factory);
+    }
+
+    /**
+     * While disconnected, commands fail at once instead of waiting to be replayed on reconnect: a
+     * commit that answered 503 must never be applied later behind the producer's back.
+     */
+    @Bean
+    LettuceClientConfigurationBuilderCustomizer rejectWhileDisconnected() {
+      return builder ->
+          builder.clientOptions(
+              ClientOptions.builder()
+                  .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                  .build());
+    }
+  }
+}

@@ -1,0 +1,200 @@
+package io.eventide.state.memory;
+
+import io.eventide.config.OutputProperties;
+import io.eventide.config.StateProperties;
+import io.eventide.engine.Pane;
+import io.eventide.pipeline.PaneRecords;
+import io.eventide.sink.DeadLetter;
+import io.eventide.sink.PaneEvent;
+import io.eventide.state.Commit;
+import io.eventide.state.PipelineState;
+import io.eventide.state.RenderedPane;
+import io.eventide.state.ShardSnapshot;
+import io.eventide.state.StateStore;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Keeps outputs in this process, bounded per pipeline, and engine state nowhere but in the engines
+ * themselves: the embedded default, needing no external service, and losing everything on restart.
+ */
+public class MemoryStateStore implements StateStore {
+  private static final Comparator<WindowKey> ORDER =
+      Comparator.comparingLong(WindowKey::start)
+          .thenComparing(WindowKey::key)
+          .thenComparingLong(WindowKey::end);
+
+  private final Map<String, Outputs> pipelines = new ConcurrentHashMap<>();
+  private final int resultsLimit;
+  private final int deadLettersLimit;
+  private final int paneLogLimit;
+
+  private record WindowKey(String key, long start, long end) {}
+
+  /** One pipeline's outputs; the lock orders pane ids with the log that holds them. */
+  private static final class Outputs {
+    final ConcurrentSkipListMap<WindowKey, Pane> results = new ConcurrentSkipListMap<>(ORDER);
+    final ArrayDeque<DeadLetter> deadLetters = new ArrayDeque<>();
+    final ArrayDeque<PaneEvent> log = new ArrayDeque<>();
+    long lastMillis;
+    long lastSequence;
+
+    /**
+     * Ids shaped like Redis stream ids, from the wall clock, so that they keep increasing when a
+     * reset starts the log again and a stream resumed across it misses nothing new.
+     */
+    String nextId() {
+      long now = System.currentTimeMillis();
+      if (now > lastMillis) {
+        lastMillis = now;
+        lastSequence = 0;
+      } else {
+        lastSequence++;
+      }
+      return lastMillis + "-" + lastSequence;
+    }
+  }
+
+  public MemoryStateStore(OutputProperties outputs, StateProperties state) {
+    this.resultsLimit = outputs.resultsPerPipeline();
+    this.deadLettersLimit = outputs.deadLettersPerPipeline();
+    this.paneLogLimit = state.paneLogMaxLength();
+  }
+
+  @Override
+  public boolean durable() {
+    return false;
+  }
+
+  @Override
+  public PipelineState open(String pipeline, int proposedShards) {
+    Outputs outputs = outputs(pipeline);
+    return new PipelineState() {
+      @Override
+      public int shardCount() {
+        return proposedShards;
+      }
+
+      @Override
+      public ShardSnapshot shard(int index) {
+        return ShardSnapshot.EMPTY;
+      }
+
+      @Override
+      public String tracker() {
+        return null;
+      }
+
+      @Override
+      public CompletableFuture<List<String>> commit(Commit commit) {
+        return CompletableFuture.completedFuture(write(outputs, commit));
+      }
+    };
+  }
+
+  private List<String> write(Outputs o, Commit commit) {
+    List<String> ids = new ArrayList<>(commit.panes().size());
+    synchronized (o) {
+      for (RenderedPane r : commit.panes()) {
+        Pane pane = r.pane();
+        String id = o.nextId();
+        ids.add(id);
+        o.log.addLast(
+            new PaneEvent(
+                id, pane.key(), pane.info().timing(), pane.isFinal(), pane.retraction(), r.json()));
+        if (o.log.size() > paneLogLimit) {
+          o.log.pollFirst();
+        }
+        if (!pane.retraction()) {
+          WindowKey k = new WindowKey(pane.key(), pane.window().start(), pane.window().end());
+          o.results.merge(
+              k, pane, (old, now) -> now.info().index() >= old.info().index() ? now : old);
+        }
+      }
+      while (o.results.size() > resultsLimit) {
+        o.results.pollFirstEntry();
+      }
+      for (DeadLetter d : commit.deadLetters()) {
+        if (o.deadLetters.size() == deadLettersLimit) {
+          o.deadLetters.pollFirst();
+        }
+        o.deadLetters.addLast(d);
+      }
+    }
+    return ids;
+  }
+
+  @Override
+  public Mono<Void> drop(String pipeline) {
+    return Mono.fromRunnable(() -> pipelines.remove(pipeline));
+  }
+
+  @Override
+  public Mono<List<JsonNode>> results(String pipeline, String key, long from, long to) {
+    return Mono.fromSupplier(
+        () -> {
+          Outputs o = pipelines.get(pipeline);
+          List<JsonNode> out = new ArrayList<>();
+          if (o != null) {
+            o.results.forEach(
+                (k, pane) -> {
+                  if ((key == null || key.equals(k.key())) && k.end() > from && k.start() < to) {
+                    out.add(PaneRecords.toJson(pipeline, pane));
+                  }
+                });
+          }
+          return out;
+        });
+  }
+
+  @Override
+  public Mono<List<JsonNode>> deadLetters(String pipeline, int limit) {
+    return Mono.fromSupplier(
+        () -> {
+          Outputs o = pipelines.get(pipeline);
+          List<JsonNode> out = new ArrayList<>();
+          if (o != null) {
+            synchronized (o) {
+              Iterator<DeadLetter> it = o.deadLetters.descendingIterator();
+              while (it.hasNext() && out.size() < limit) {
+                out.add(it.next().toJson());
+              }
+            }
+          }
+          return out;
+        });
+  }
+
+  @Override
+  public Flux<PaneEvent> panesAfter(String pipeline, String lastId) {
+    return Flux.defer(
+        () -> {
+          Outputs o = pipelines.get(pipeline);
+          List<PaneEvent> out = new ArrayList<>();
+          if (o != null) {
+            synchronized (o) {
+              for (PaneEvent e : o.log) {
+                if (PaneEvent.compareIds(e.id(), lastId) > 0) {
+                  out.add(e);
+                }
+              }
+            }
+          }
+          return Flux.fromIterable(out);
+        });
+  }
+
+  private Outputs outputs(String pipeline) {
+    return pipelines.computeIfAbsent(pipeline, p -> new Outputs());
+  }
+}

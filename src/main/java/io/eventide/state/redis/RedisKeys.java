@@ -1,0 +1,73 @@
+package io.eventide.state.redis;
+
+/**
+ * The names of Eventide's Redis keys (docs/redis.md lists them). A pipeline's keys share the hash
+ * tag {@code {pipeline}}, so that on a Redis Cluster they live in one slot and a commit's script
+ * may touch them all.
+ */
+final class RedisKeys {
+  private final String prefix;
+
+  RedisKeys(String prefix) {
+    this.prefix = prefix;
+  }
+
+  /** Every pipeline definition, by name. */
+  String pipelines() {
+    return prefix + ":pipelines";
+  }
+
+  /** Pattern of every key of a pipeline, for dropping its state. */
+  String allOf(String pipeline) {
+    return base(pipeline) + "*";
+  }
+
+  /** Hash: the owner's epoch, the shard count and the watermark tracker's state. */
+  String meta(String pipeline) {
+    return base(pipeline) + "meta";
+  }
+
+  String results(String pipeline) {
+    return base(pipeline) + "results";
+  }
+
+  String resultsIndex(String pipeline) {
+    return base(pipeline) + "results:index";
+  }
+
+  String resultsOrder(String pipeline) {
+    return base(pipeline) + "results:order";
+  }
+
+  String paneLog(String pipeline) {
+    return base(pipeline) + "panes";
+  }
+
+  String deadLetters(String pipeline) {
+    return base(pipeline) + "dead-letters";
+  }
+
+  /** Hash: each key's encoded engine state. */
+  String shardKeys(String pipeline, int shard) {
+    return base(pipeline) + "shard:" + shard + ":keys";
+  }
+
+  /** Sorted set: event ids remembered for de-duplication, scored by when they may be forgotten. */
+  String shardIds(String pipeline, int shard) {
+    return base(pipeline) + "shard:" + shard + ":ids";
+  }
+
+  /** Hash: the shard's input watermark. */
+  String shardMeta(String pipeline, int shard) {
+    return base(pipeline) + "shard:" + shard + ":meta";
+  }
+
+  /** The field of a window in the results hashes: {@code <key>@<start>/<end>}. */
+  static String windowField(String key, long start, long end) {
+    return key + "@" + start + "/" + end;
+  }
+
+  private String base(String pipeline) {
+    return prefix + ":{" + pipeline + "}:";
+  }
+}

@@ -1,0 +1,354 @@
+package io.eventide.state.redis;
+
+import io.eventide.config.OutputProperties;
+import io.eventide.config.StateProperties;
+import io.eventide.engine.Pane;
+import io.eventide.engine.Timing;
+import io.eventide.sink.DeadLetter;
+import io.eventide.sink.PaneEvent;
+import io.eventide.state.Commit;
+import io.eventide.state.PipelineState;
+import io.eventide.state.RenderedPane;
+import io.eventide.state.ShardChanges;
+import io.eventide.state.ShardSnapshot;
+import io.eventide.state.StateStore;
+import io.eventide.state.StateUnavailableException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.core.ReactiveRedisTemplate;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.serializer.RedisSerializationContext;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Keeps pipeline state in Redis: each commit is one script call (one round trip, atomic), whatever
+ * the batch's size; reads and start-up use plain commands. Key names are in {@link RedisKeys}.
+ */
+public class RedisStateStore implements StateStore {
+  /** How long a start-up read may take before the store counts as unavailable. */
+  private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final int PANE_PAGE = 1000;
+
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> COMMIT =
+      RedisScript.of(new ClassPathResource("redis/commit.lua"), List.class);
+
+  private final ReactiveRedisTemplate<String, byte[]> bytes;
+  private final ReactiveStringRedisTemplate strings;
+  private final RedisKeys keys;
+  private final OutputProperties outputs;
+  private final StateProperties state;
+  private final SecureRandom random = new SecureRandom();
+
+  public RedisStateStore(
+      ReactiveRedisConnectionFactory factory, OutputProperties outputs, StateProperties state) {
+    this.bytes =
+        new ReactiveRedisTemplate<>(
+            factory,
+            RedisSerializationContext.<String, byte[]>newSerializationContext(
+                    RedisSerializer.string())
+                .value(RedisSerializer.byteArray())
+                .hashKey(RedisSerializer.string())
+                .hashValue(RedisSerializer.byteArray())
+                .build());
+    this.strings = new ReactiveStringRedisTemplate(factory);
+    this.keys = new RedisKeys(state.keyPrefix());
+    this.outputs = outputs;
+    this.state = state;
+  }
+
+  @Override
+  public boolean durable() {
+    return true;
+  }
+
+  @Override
+  public PipelineState open(String pipeline, int proposedShards) {
+    try {
+      String meta = keys.meta(pipeline);
+      strings
+          .opsForHash()
+          .putIfAbsent(meta, "shards", Integer.toString(proposedShards))
+          .block(OPEN_TIMEOUT);
+      byte[] token = new byte[8];
+      random.nextBytes(token);
+      String epoch = HexFormat.of().formatHex(token);
+      // Taking the epoch fences an earlier owner: its commits now fail their check.
+      strings.opsForHash().put(meta, "epoch", epoch).block(OPEN_TIMEOUT);
+      Map<Object, Object> fields =
+          strings
+              .opsForHash()
+              .entries(meta)
+              .collectMap(e -> e.getKey(), e -> e.getValue())
+              .block(OPEN_TIMEOUT);
+      int shardCount = Integer.parseInt((String) fields.get("shards"));
+      String tracker = (String) fields.get("tracker");
+      List<ShardSnapshot> shards = new ArrayList<>(shardCount);
+      for (int i = 0; i < shardCount; i++) {
+        shards.add(readShard(pipeline, i));
+      }
+      return new RedisPipelineState(pipeline, epoch, shards, tracker);
+    } catch (RuntimeException e) {
+      throw unavailable(e);
+    }
+  }
+
+  private ShardSnapshot readShard(String pipeline, int shard) {
+    Object watermark =
+        strings.opsForHash().get(keys.shardMeta(pipeline, shard), "watermark").block(OPEN_TIMEOUT);
+    Map<String, byte[]> state =
+        bytes
+            .<String, byte[]>opsForHash()
+            .entries(keys.shardKeys(pipeline, shard))
+            .collectMap(Map.Entry::getKey, Map.Entry::getValue, HashMap::new)
+            .block(OPEN_TIMEOUT);
+    Map<String, Long> ids =
+        strings
+            .opsForZSet()
+            .rangeWithScores(keys.shardIds(pipeline, shard), Range.unbounded())
+            .collectMap(t -> t.getValue(), t -> t.getScore().longValue(), HashMap::new)
+            .block(OPEN_TIMEOUT);
+    return new ShardSnapshot(
+        watermark == null ? null : Long.parseLong((String) watermark), state, ids);
+  }
+
+  @Override
+  public Mono<Void> drop(String pipeline) {
+    // The meta hash goes first: with its epoch gone, no commit of the old owner can write again
+    // while the rest is being deleted.
+    return strings
+        .delete(keys.meta(pipeline))
+        .thenMany(
+            strings.scan(ScanOptions.scanOptions().match(keys.allOf(pipeline)).count(1000).build()))
+        .buffer(500)
+        .concatMap(batch -> strings.unlink(batch.toArray(String[]::new)))
+        .then()
+        .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  @Override
+  public Mono<List<JsonNode>> results(String pipeline, String key, long from, long to) {
+    return strings
+        .opsForZSet()
+        .rangeByScore(
+            keys.resultsOrder(pipeline),
+            Range.of(Range.Bound.unbounded(), Range.Bound.exclusive((double) to)))
+        .filter(field -> matches(field, key, from))
+        .collectList()
+        .flatMap(
+            fields ->
+                fields.isEmpty()
+                    ? Mono.just(List.<JsonNode>of())
+                    : strings
+                        .<String, String>opsForHash()
+                        .multiGet(keys.results(pipeline), fields)
+                        .map(
+                            records -> {
+                              List<JsonNode> out = new ArrayList<>(records.size());
+                              for (String r : records) {
+                                if (r != null) {
+                                  out.add(JsonMapper.shared().readTree(r));
+                                }
+                              }
+                              return out;
+                            }))
+        .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  /** Whether a results field {@code <key>@<start>/<end>} is of {@code key} and ends after from. */
+  private static boolean matches(String field, String key, long from) {
+    int at = field.lastIndexOf('@');
+    int slash = field.lastIndexOf('/');
+    long end = Long.parseLong(field.substring(slash + 1));
+    return end > from && (key == null || key.equals(field.substring(0, at)));
+  }
+
+  @Override
+  public Mono<List<JsonNode>> deadLetters(String pipeline, int limit) {
+    return strings
+        .opsForStream()
+        .reverseRange(keys.deadLetters(pipeline), Range.unbounded(), Limit.limit().count(limit))
+        .map(r -> JsonMapper.shared().readTree((String) r.getValue().get("record")))
+        .collectList()
+        .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  @Override
+  public Flux<PaneEvent> panesAfter(String pipeline, String lastId) {
+    return page(keys.paneLog(pipeline), lastId).onErrorMap(RedisStateStore::unavailable);
+  }
+
+  /** Reads the log in pages, so that a long backlog is never asked for in one reply. */
+  private Flux<PaneEvent> page(String log, String after) {
+    return strings
+        .opsForStream()
+        .range(
+            log,
+            Range.of(Range.Bound.exclusive(after), Range.Bound.unbounded()),
+            Limit.limit().count(PANE_PAGE))
+        .map(RedisStateStore::paneEvent)
+        .collectList()
+        .flatMapMany(
+            page ->
+                page.size() < PANE_PAGE
+                    ? Flux.fromIterable(page)
+                    : Flux.fromIterable(page)
+                        .concatWith(page(log, page.get(page.size() - 1).id())));
+  }
+
+  private static PaneEvent paneEvent(MapRecord<String, Object, Object> r) {
+    Map<Object, Object> f = r.getValue();
+    return new PaneEvent(
+        r.getId().getValue(),
+        (String) f.get("key"),
+        Timing.valueOf((String) f.get("timing")),
+        "1".equals(f.get("final")),
+        "retraction".equals(f.get("kind")),
+        (String) f.get("record"));
+  }
+
+  static StateUnavailableException unavailable(Throwable e) {
+    return e instanceof StateUnavailableException u
+        ? u
+        : new StateUnavailableException("Redis: " + e.getMessage(), e);
+  }
+
+  /** One owner's handle: commits carry its epoch, so a fenced owner's commits fail. */
+  private final class RedisPipelineState implements PipelineState {
+    private final String pipeline;
+    private final byte[] epoch;
+    private final List<ShardSnapshot> shards;
+    private final String tracker;
+
+    RedisPipelineState(String pipeline, String epoch, List<ShardSnapshot> shards, String tracker) {
+      this.pipeline = pipeline;
+      this.epoch = utf8(epoch);
+      this.shards = shards;
+      this.tracker = tracker;
+    }
+
+    @Override
+    public int shardCount() {
+      return shards.size();
+    }
+
+    @Override
+    public ShardSnapshot shard(int index) {
+      return shards.get(index);
+    }
+
+    @Override
+    public String tracker() {
+      return tracker;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public CompletableFuture<List<String>> commit(Commit commit) {
+      List<String> scriptKeys = new ArrayList<>(6 + 3 * commit.shards().size());
+      scriptKeys.add(keys.meta(pipeline));
+      scriptKeys.add(keys.results(pipeline));
+      scriptKeys.add(keys.resultsIndex(pipeline));
+      scriptKeys.add(keys.resultsOrder(pipeline));
+      scriptKeys.add(keys.paneLog(pipeline));
+      scriptKeys.add(keys.deadLetters(pipeline));
+      List<byte[]> args = new ArrayList<>();
+      args.add(epoch);
+      args.add(number(state.paneLogMaxLength()));
+      args.add(number(outputs.deadLettersPerPipeline()));
+      args.add(number(outputs.resultsPerPipeline()));
+      args.add(commit.tracker() == null ? new byte[0] : utf8(commit.tracker()));
+      args.add(number(commit.shards().size()));
+      for (ShardChanges c : commit.shards()) {
+        scriptKeys.add(keys.shardKeys(pipeline, c.shard()));
+        scriptKeys.add(keys.shardIds(pipeline, c.shard()));
+        scriptKeys.add(keys.shardMeta(pipeline, c.shard()));
+        args.add(number(c.changed().size()));
+        c.changed()
+            .forEach(
+                (key, value) -> {
+                  args.add(utf8(key));
+                  args.add(value);
+                });
+        args.add(number(c.removed().size()));
+        c.removed().forEach(key -> args.add(utf8(key)));
+        args.add(number(c.ids().size()));
+        c.ids()
+            .forEach(
+                (id, expiry) -> {
+                  args.add(number(expiry));
+                  args.add(utf8(id));
+                });
+        args.add(c.watermark() == null ? new byte[0] : number(c.watermark()));
+      }
+      args.add(number(commit.panes().size()));
+      for (RenderedPane r : commit.panes()) {
+        Pane p = r.pane();
+        args.add(utf8(RedisKeys.windowField(p.key(), p.window().start(), p.window().end())));
+        args.add(number(p.info().index()));
+        args.add(number(p.window().start()));
+        args.add(p.retraction() ? ONE : ZERO);
+        args.add(utf8(p.key()));
+        args.add(utf8(p.info().timing().name()));
+        args.add(p.isFinal() ? ONE : ZERO);
+        args.add(utf8(r.json()));
+      }
+      args.add(number(commit.deadLetters().size()));
+      for (DeadLetter d : commit.deadLetters()) {
+        args.add(utf8(d.reason()));
+        args.add(utf8(d.toJson().toString()));
+      }
+      return bytes
+          .execute(COMMIT, scriptKeys, args)
+          .collectList()
+          .map(RedisStateStore::ids)
+          .onErrorMap(RedisStateStore::unavailable)
+          .toFuture();
+    }
+  }
+
+  private static final byte[] ONE = {'1'};
+  private static final byte[] ZERO = {'0'};
+
+  /** The script's reply: one list of stream ids, however the driver nests it. */
+  private static List<String> ids(List<?> reply) {
+    List<String> out = new ArrayList<>();
+    for (Object o : reply) {
+      if (o instanceof List<?> inner) {
+        out.addAll(ids(inner));
+      } else if (o instanceof byte[] b) {
+        out.add(new String(b, StandardCharsets.UTF_8));
+      } else if (o != null) {
+        out.add(o.toString());
+      }
+    }
+    return out;
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] number(long n) {
+    return utf8(Long.toString(n));
+  }
+}

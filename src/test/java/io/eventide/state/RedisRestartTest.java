@@ -1,0 +1,150 @@
+package io.eventide.state;
+
+import static io.eventide.runtime.LiveApi.array;
+import static io.eventide.runtime.LiveApi.event;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.eventide.EventideApplication;
+import io.eventide.runtime.LiveApi;
+import io.eventide.runtime.PaneStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Eventide over a real Redis, stopped and started again in this JVM: definitions, windows,
+ * watermarks, timers, results and the pane log are where they were, and a dashboard resumes its
+ * pane stream with Last-Event-ID without a gap or a duplicate. (A SIGKILL of a child JVM is {@link
+ * RedisKillTest}.)
+ */
+class RedisRestartTest {
+  private final String prefix = "test-" + UUID.randomUUID();
+
+  @AfterEach
+  void deleteKeys() {
+    TestRedis.delete(prefix);
+  }
+
+  private ConfigurableApplicationContext start() {
+    return new SpringApplicationBuilder(EventideApplication.class)
+        .run(
+            "--server.port=0",
+            "--spring.data.redis.url=" + TestRedis.url(),
+            "--eventide.state.store=redis",
+            "--eventide.state.key-prefix=" + prefix,
+            "--eventide.runtime.shards=2",
+            "--eventide.outputs.sse-heartbeat=100ms");
+  }
+
+  private static LiveApi api(ConfigurableApplicationContext app) {
+    return LiveApi.on(app.getEnvironment().getProperty("local.server.port", Integer.class));
+  }
+
+  @Test
+  void windowsWatermarksResultsAndThePaneLogSurviveARestart() {
+    String definition =
+        """
+        {"window": {"type": "fixed", "size": "1m"},
+         "trigger": {"type": "afterWatermark",
+                     "early": {"type": "afterCount", "count": 1}},
+         "accumulation": "accumulating",
+         "aggregate": {"type": "sum"}}
+        """;
+    List<PaneStream.Received> before = new ArrayList<>();
+    try (ConfigurableApplicationContext app = start()) {
+      LiveApi api = api(app);
+      api.define("totals", definition);
+      try (PaneStream stream = api.panes("totals", "")) {
+        api.events(
+            "totals",
+            array(
+                event("a", "2026-01-01T10:00:01Z", 1),
+                event("b", "2026-01-01T10:00:02Z", 10),
+                event("c", "2026-01-01T10:00:30Z", 100)));
+        before.addAll(stream.next(3));
+      }
+      assertThat(before)
+          .extracting(r -> r.data().at("/pane/timing").asString())
+          .containsOnly("EARLY");
+    }
+
+    try (ConfigurableApplicationContext app = start()) {
+      LiveApi api = api(app);
+      assertThat(api.get("/pipelines/totals").at("/window/size").asString()).isEqualTo("PT1M");
+      // The windows kept their sums and pane indexes: the next early pane continues them.
+      try (PaneStream resumed = api.resume("totals", before.get(0).id())) {
+        List<PaneStream.Received> missed = resumed.next(2);
+        assertThat(missed)
+            .extracting(PaneStream.Received::id)
+            .containsExactly(before.get(1).id(), before.get(2).id());
+        api.events("totals", array(event("a", "2026-01-01T10:00:03Z", 2)));
+        JsonNode next = resumed.nextPane();
+        assertThat(next.get("key").asString()).isEqualTo("a");
+        assertThat(next.get("value").asDouble()).as("%s", next).isEqualTo(3);
+        assertThat(next.at("/pane/index").asInt()).isEqualTo(1);
+        // The watermark comes back where the tracker had it and moves on from there.
+        api.watermark("totals", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
+        List<JsonNode> onTime = List.of(resumed.nextPane(), resumed.nextPane(), resumed.nextPane());
+        assertThat(onTime).extracting(p -> p.at("/pane/timing").asString()).containsOnly("ON_TIME");
+        assertThat(onTime)
+            .extracting(p -> p.get("value").asDouble())
+            .containsExactlyInAnyOrder(3.0, 10.0, 100.0);
+      }
+      JsonNode results = api.get("/pipelines/totals/results").get("results");
+      assertThat(results).hasSize(3);
+      assertThat(results).extracting(r -> r.at("/pane/timing").asString()).containsOnly("ON_TIME");
+    }
+  }
+
+  @Test
+  void aProcessingTimeTimerThatCameDueWhileStoppedFiresAtStart() throws Exception {
+    try (ConfigurableApplicationContext app = start()) {
+      LiveApi api = api(app);
+      api.define(
+          "wallclock",
+          """
+          {"window": {"type": "fixed", "size": "1h"},
+           "trigger": {"type": "repeatedly",
+                       "trigger": {"type": "afterProcessingTime", "delay": "1s"}},
+           "aggregate": {"type": "sum"}}
+          """);
+      api.events("wallclock", array(event("k", "2026-01-01T10:00:00Z", 5)));
+    }
+    Thread.sleep(1500);
+    try (ConfigurableApplicationContext app = start()) {
+      LiveApi api = api(app);
+      // No request touches the pipeline: it resumed at start-up and its overdue timer fired.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> api.get("/pipelines/wallclock/results").get("results").size() == 1);
+      JsonNode pane = api.get("/pipelines/wallclock/results").get("results").get(0);
+      assertThat(pane.get("value").asDouble()).isEqualTo(5);
+      assertThat(pane.at("/pane/timing").asString()).isEqualTo("EARLY");
+    }
+  }
+
+  private static final String DOOMED =
+      "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\": \"sum\"}}";
+
+  @Test
+  void deleteDropsEveryKeyOfThePipeline() {
+    try (ConfigurableApplicationContext app = start()) {
+      LiveApi api = api(app);
+      api.define("doomed", DOOMED);
+      api.events("doomed", array(event("k", "2026-01-01T10:00:00Z", 1)));
+      api.delete("doomed").expect(204);
+      api.define("doomed", DOOMED);
+      assertThat(api.get("/pipelines/doomed/windows").get("windows")).isEmpty();
+      assertThat(api.get("/pipelines/doomed/results").get("results")).isEmpty();
+      api.delete("doomed").expect(204);
+      assertThat(TestRedis.keys(prefix + ":{doomed}:*")).isEmpty();
+    }
+  }
+}

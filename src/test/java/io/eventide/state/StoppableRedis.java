@@ -1,0 +1,121 @@
+package io.eventide.state;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+
+/**
+ * A Redis of one test's own that can be taken away and brought back on the same address with its
+ * data, for outage tests: a redis-server child process writing an append-only file with every write
+ * synced where the binary is installed, else a Testcontainers Redis that is paused.
+ */
+public final class StoppableRedis implements AutoCloseable {
+  private final int port;
+  private final Path dir;
+  private final GenericContainer<?> container;
+  private Process process;
+
+  private StoppableRedis(int port, Path dir, GenericContainer<?> container) {
+    this.port = port;
+    this.dir = dir;
+    this.container = container;
+  }
+
+  public static StoppableRedis start() throws Exception {
+    if (onPath("redis-server")) {
+      StoppableRedis redis =
+          new StoppableRedis(freePort(), Files.createTempDirectory("eventide-redis"), null);
+      redis.resume();
+      return redis;
+    }
+    if (DockerClientFactory.instance().isDockerAvailable()) {
+      GenericContainer<?> c = new GenericContainer<>("redis:7.4-alpine").withExposedPorts(6379);
+      c.start();
+      return new StoppableRedis(c.getMappedPort(6379), null, c);
+    }
+    throw new IllegalStateException(
+        "The outage tests need redis-server on the PATH or a Docker engine; neither is here.");
+  }
+
+  public String url() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  /** Takes Redis away: the process is killed (its data is on disk), the container paused. */
+  public void stop() throws InterruptedException {
+    if (container != null) {
+      container.getDockerClient().pauseContainerCmd(container.getContainerId()).exec();
+      return;
+    }
+    process.destroyForcibly();
+    process.waitFor(10, TimeUnit.SECONDS);
+  }
+
+  /** Brings Redis back on the same address with the data it had. */
+  public void resume() throws Exception {
+    if (container != null) {
+      container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
+      return;
+    }
+    process =
+        new ProcessBuilder(
+                "redis-server",
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                dir.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("redis.log").toFile())
+            .start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!TestRedis.answersPing(URI.create(url()))) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("redis-server did not start on port " + port);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (container != null) {
+      container.stop();
+    } else if (process != null) {
+      process.destroyForcibly();
+      process.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static boolean onPath(String binary) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return false;
+    }
+    for (String d : path.split(File.pathSeparator)) {
+      if (new File(d, binary).canExecute()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

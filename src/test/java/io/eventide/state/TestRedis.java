@@ -1,0 +1,114 @@
+package io.eventide.state;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+
+/**
+ * The real Redis the tests use: Testcontainers' Redis where a Docker engine answers, else the one
+ * named by {@code spring.data.redis.url} (system property or SPRING_DATA_REDIS_URL), else
+ * 127.0.0.1:6379, which {@code .ci/run} starts. With none of them the tests fail, saying so.
+ */
+public final class TestRedis {
+  private static final String IMAGE = "redis:7.4-alpine";
+
+  /**
+   * A pipeline whose results are running counts per key and hour, updated by every batch: the sum
+   * of its results is the number of events it applied.
+   */
+  public static final String RUNNING_COUNT =
+      """
+      {"window": {"type": "fixed", "size": "1h"},
+       "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
+       "accumulation": "accumulating",
+       "aggregate": {"type": "count"}}
+      """;
+
+  private static String url;
+
+  private TestRedis() {}
+
+  public static synchronized String url() {
+    if (url == null) {
+      url = locate();
+    }
+    return url;
+  }
+
+  /** The keys matching a pattern, read with SCAN. */
+  public static java.util.List<String> keys(String pattern) {
+    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(url());
+    try (var connection = client.connect()) {
+      java.util.List<String> out = new java.util.ArrayList<>();
+      io.lettuce.core.KeyScanCursor<String> cursor =
+          connection.sync().scan(io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000));
+      out.addAll(cursor.getKeys());
+      while (!cursor.isFinished()) {
+        cursor =
+            connection
+                .sync()
+                .scan(cursor, io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000));
+        out.addAll(cursor.getKeys());
+      }
+      return out;
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  /**
+   * Deletes every key under a test's prefix, so that tests leave the shared Redis as they found it.
+   */
+  public static void delete(String prefix) {
+    java.util.List<String> keys = keys(prefix + ":*");
+    if (keys.isEmpty()) {
+      return;
+    }
+    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(url());
+    try (var connection = client.connect()) {
+      connection.sync().del(keys.toArray(String[]::new));
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  private static String locate() {
+    if (DockerClientFactory.instance().isDockerAvailable()) {
+      GenericContainer<?> redis = new GenericContainer<>(IMAGE).withExposedPorts(6379);
+      redis.start();
+      return "redis://" + redis.getHost() + ":" + redis.getMappedPort(6379);
+    }
+    String configured = System.getProperty("spring.data.redis.url");
+    if (configured == null) {
+      configured = System.getenv("SPRING_DATA_REDIS_URL");
+    }
+    String candidate = configured != null ? configured : "redis://127.0.0.1:6379";
+    if (!answersPing(URI.create(candidate))) {
+      throw new IllegalStateException(
+          "The Redis tests need a real Redis: no Docker engine for Testcontainers, and nothing"
+              + " answered PING at "
+              + candidate
+              + ". Start one (.ci/run does: redis-server --daemonize yes --port 6379) or set"
+              + " spring.data.redis.url.");
+    }
+    return candidate;
+  }
+
+  static boolean answersPing(URI uri) {
+    try (Socket s = new Socket()) {
+      s.connect(
+          new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()), 2000);
+      s.setSoTimeout(2000);
+      s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+      byte[] reply = new byte[7];
+      int n = s.getInputStream().read(reply);
+      return n > 0 && new String(reply, 0, n, StandardCharsets.US_ASCII).startsWith("+PONG");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package io.eventide.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eventide.config.OutputProperties;
+import io.eventide.config.StateProperties;
+import io.eventide.engine.Pane;
+import io.eventide.engine.PaneInfo;
+import io.eventide.engine.Timing;
+import io.eventide.engine.Window;
+import io.eventide.pipeline.PaneRecords;
+import io.eventide.state.redis.RedisStateStore;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The latest pane per window in Redis is decided by pane index, in the store itself: writers racing
+ * with panes of one window in every order leave the pane with the highest index, never a delayed
+ * earlier one.
+ */
+class VersionedResultsTest {
+  private static final Window WINDOW = new Window(0, 60_000);
+
+  private final String prefix = "test-" + UUID.randomUUID();
+  private LettuceConnectionFactory factory;
+  private RedisStateStore store;
+
+  @BeforeEach
+  void connect() {
+    URI uri = URI.create(TestRedis.url());
+    factory =
+        new LettuceConnectionFactory(
+            new RedisStandaloneConfiguration(
+                uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()));
+    factory.afterPropertiesSet();
+    factory.start();
+    store =
+        new RedisStateStore(
+            factory,
+            new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
+            new StateProperties(StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1)));
+  }
+
+  @AfterEach
+  void close() {
+    factory.destroy();
+    TestRedis.delete(prefix);
+  }
+
+  @Test
+  void racingWritersLeaveTheHighestPaneIndex() throws Exception {
+    Random random = new Random(7);
+    ExecutorService writers = Executors.newFixedThreadPool(8);
+    try {
+      for (int round = 0; round < 20; round++) {
+        String pipeline = "race-" + round;
+        List<Integer> indexes = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+          indexes.add(i);
+        }
+        Collections.shuffle(indexes, random);
+        // Every writer owns the pipeline under the same epoch, as shards of one runtime do.
+        PipelineState state = store.open(pipeline, 1);
+        List<CompletableFuture<List<String>>> commits = new ArrayList<>();
+        for (int index : indexes) {
+          commits.add(
+              CompletableFuture.supplyAsync(() -> commit(state, pipeline, index), writers)
+                  .thenCompose(f -> f));
+        }
+        CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).join();
+        List<JsonNode> results =
+            store.results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE).block();
+        assertThat(results).hasSize(1);
+        assertThat(results.get(0).at("/pane/index").asInt()).isEqualTo(39);
+        assertThat(results.get(0).get("value").asInt()).isEqualTo(39);
+        // Every pane is in the log, whatever the order the writers got there.
+        assertThat(store.panesAfter(pipeline, "0").collectList().block()).hasSize(40);
+      }
+    } finally {
+      writers.shutdownNow();
+    }
+  }
+
+  @Test
+  void anOwnerFencedByALaterOneCanNoLongerCommit() {
+    PipelineState first = store.open("fenced", 1);
+    PipelineState second = store.open("fenced", 1);
+    assertThat(commit(second, "fenced", 0)).succeedsWithin(Duration.ofSeconds(5));
+    assertThat(commit(first, "fenced", 1))
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableThat()
+        .havingRootCause()
+        .withMessageContaining("FENCED");
+    assertThat(
+            store
+                .results("fenced", null, Long.MIN_VALUE, Long.MAX_VALUE)
+                .block()
+                .get(0)
+                .at("/pane/index")
+                .asInt())
+        .isZero();
+  }
+
+  private static CompletableFuture<List<String>> commit(
+      PipelineState state, String pipeline, int index) {
+    Pane pane =
+        new Pane(
+            "k",
+            WINDOW,
+            (long) index,
+            null,
+            WINDOW.end() - 1,
+            new PaneInfo(index, -1, Timing.EARLY, index == 0, false),
+            false,
+            -1,
+            WINDOW.end(),
+            0,
+            0);
+    return state.commit(
+        new Commit(
+            List.of(),
+            null,
+            List.of(new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString())),
+            List.of()));
+  }
+}
