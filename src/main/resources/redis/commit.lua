@@ -1,3 +1,4 @@
+#!lua
 -- Writes one commit of a pipeline atomically (docs/redis.md describes every key).
 --
 -- KEYS: 1 meta, 2 results, 3 results index, 4 results order, 5 pane log, 6 dead letters,
@@ -8,6 +9,9 @@
 --       then panes: n, n x (field, index, start, retraction, key, timing, final, record)
 --       then dead letters: n, n x (reason, record).
 -- Returns the pane log ids of the panes, in order.
+--
+-- The shebang makes Redis (7+) refuse the script up front when it is out of memory, rather than
+-- at its first write: a script that fails half way is not rolled back.
 
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED another owner has taken this pipeline, or it was dropped')
@@ -16,21 +20,33 @@ if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[1], 'tracker', ARGV[5])
 end
 
+-- Variadic commands in chunks: one call per chunk costs far less than one per item, and chunks
+-- stay below Lua's limit on unpacked arguments.
+local CHUNK = 1000
+local function call_chunked(command, key, items)
+  for i = 1, #items, CHUNK do
+    redis.call(command, key, unpack(items, i, math.min(i + CHUNK - 1, #items)))
+  end
+end
+
+-- The same over ARGV[from .. from + count - 1], which already holds the command's arguments.
+local function call_range(command, key, from, count)
+  local last = from + count - 1
+  for i = from, last, CHUNK do
+    redis.call(command, key, unpack(ARGV, i, math.min(i + CHUNK - 1, last)))
+  end
+end
+
 local a = 7
 for s = 0, tonumber(ARGV[6]) - 1 do
   local keys, ids, meta = KEYS[7 + 3 * s], KEYS[8 + 3 * s], KEYS[9 + 3 * s]
   local n = tonumber(ARGV[a]); a = a + 1
-  for _ = 1, n do
-    redis.call('HSET', keys, ARGV[a], ARGV[a + 1]); a = a + 2
-  end
+  -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
+  call_range('HSET', keys, a, 2 * n); a = a + 2 * n
   n = tonumber(ARGV[a]); a = a + 1
-  for _ = 1, n do
-    redis.call('HDEL', keys, ARGV[a]); a = a + 1
-  end
+  call_range('HDEL', keys, a, n); a = a + n
   n = tonumber(ARGV[a]); a = a + 1
-  for _ = 1, n do
-    redis.call('ZADD', ids, ARGV[a], ARGV[a + 1]); a = a + 2
-  end
+  call_range('ZADD', ids, a, 2 * n); a = a + 2 * n
   local watermark = ARGV[a]; a = a + 1
   if watermark ~= '' then
     redis.call('HSET', meta, 'watermark', watermark)
@@ -41,31 +57,52 @@ end
 
 local logged = {}
 local n = tonumber(ARGV[a]); a = a + 1
+local first = a
+-- Versioned upsert: a pane replaces the stored one only if its index is not lower. The stored
+-- indexes are read in one call; panes of one window within this commit compare in order.
+local fields = {}
 for i = 1, n do
-  local field, index, start, retraction = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
+  fields[i] = ARGV[first + 8 * (i - 1)]
+end
+local stored = {}
+for i = 1, #fields, CHUNK do
+  local got = redis.call('HMGET', KEYS[3], unpack(fields, i, math.min(i + CHUNK - 1, #fields)))
+  for j = 1, #got do
+    if got[j] then stored[fields[i + j - 1]] = tonumber(got[j]) end
+  end
+end
+local winners = {}
+for i = 1, n do
+  local field, index, start, retraction = ARGV[a], tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
   local record = ARGV[a + 7]
   logged[i] = redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[2], '*',
     'key', ARGV[a + 4], 'timing', ARGV[a + 5], 'final', ARGV[a + 6],
     'kind', retraction == '1' and 'retraction' or 'pane', 'record', record)
-  if retraction ~= '1' then
-    -- Versioned upsert: a pane replaces the stored one only if its index is not lower.
-    local stored = redis.call('HGET', KEYS[3], field)
-    if not stored or tonumber(stored) <= tonumber(index) then
-      redis.call('HSET', KEYS[2], field, record)
-      redis.call('HSET', KEYS[3], field, index)
-      redis.call('ZADD', KEYS[4], start, field)
-    end
+  if retraction ~= '1' and (stored[field] == nil or stored[field] <= index) then
+    stored[field] = index
+    winners[field] = {record, index, start}
   end
   a = a + 8
 end
+local records, indexes, order = {}, {}, {}
+for field, w in pairs(winners) do
+  records[#records + 1] = field; records[#records + 1] = w[1]
+  indexes[#indexes + 1] = field; indexes[#indexes + 1] = w[2]
+  order[#order + 1] = w[3]; order[#order + 1] = field
+end
+call_chunked('HSET', KEYS[2], records)
+call_chunked('HSET', KEYS[3], indexes)
+call_chunked('ZADD', KEYS[4], order)
 local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[4])
 if over > 0 then
   -- Past the limit, the windows that start earliest are forgotten first.
   local gone = redis.call('ZPOPMIN', KEYS[4], over)
+  local names = {}
   for i = 1, #gone, 2 do
-    redis.call('HDEL', KEYS[2], gone[i])
-    redis.call('HDEL', KEYS[3], gone[i])
+    names[#names + 1] = gone[i]
   end
+  call_chunked('HDEL', KEYS[2], names)
+  call_chunked('HDEL', KEYS[3], names)
 end
 
 n = tonumber(ARGV[a]); a = a + 1

@@ -1,7 +1,5 @@
 package io.eventide.runtime;
 
-import io.eventide.engine.Pane;
-import io.eventide.pipeline.PaneRecords;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
@@ -15,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +34,7 @@ final class Committer {
   private final boolean durable;
   private final PaneListener panes;
   private final DeadLetterListener deadLetters;
+  private final Executor pool;
 
   /** The last commit queued; guarded by the runtime's order lock. */
   private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
@@ -46,8 +46,10 @@ final class Committer {
       PipelineState state,
       boolean durable,
       PaneListener panes,
-      DeadLetterListener deadLetters) {
+      DeadLetterListener deadLetters,
+      Executor pool) {
     this.pipeline = pipeline;
+    this.pool = pool;
     this.state = state;
     this.durable = durable;
     this.panes = panes;
@@ -68,7 +70,9 @@ final class Committer {
     CompletableFuture.allOf(steps.toArray(CompletableFuture[]::new))
         .handle((v, error) -> error)
         .thenCombine(previous.handle((v, error) -> null), (error, ignored) -> error)
-        .thenAccept(stepError -> write(steps, tracker, rejected, stepError, done));
+        // Off the thread that completed the previous commit: with Redis that is the client's I/O
+        // thread, which must go back to reading replies.
+        .thenAcceptAsync(stepError -> write(steps, tracker, rejected, stepError, done), pool);
     return done;
   }
 
@@ -105,9 +109,7 @@ final class Committer {
       if (step.changes() != null && !step.changes().isEmpty()) {
         changes.add(step.changes());
       }
-      for (Pane pane : step.panes()) {
-        rendered.add(new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString()));
-      }
+      rendered.addAll(step.panes());
       letters.addAll(step.deadLetters());
     }
     Commit commit = new Commit(changes, tracker, rendered, letters);

@@ -71,7 +71,7 @@ public final class PipelineRuntime {
     this.clock = clock;
     this.durable = durable;
     this.observer = observer;
-    this.committer = new Committer(definition.name(), state, durable, panes, deadLetters);
+    this.committer = new Committer(definition.name(), state, durable, panes, deadLetters, pool);
     this.reader = EventReader.of(definition, Aggregates.create(definition.aggregate().spec()));
     this.maxFutureSkew = definition.watermark().maxFutureSkew().toMillis();
     this.tracker =

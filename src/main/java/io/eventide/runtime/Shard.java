@@ -13,7 +13,9 @@ import io.eventide.engine.WindowSnapshot;
 import io.eventide.engine.WindowingStrategy;
 import io.eventide.engine.aggregate.Aggregate;
 import io.eventide.pipeline.Event;
+import io.eventide.pipeline.PaneRecords;
 import io.eventide.sink.DeadLetter;
+import io.eventide.state.RenderedPane;
 import io.eventide.state.ShardChanges;
 import io.eventide.state.ShardSnapshot;
 import java.util.ArrayList;
@@ -213,7 +215,10 @@ final class Shard {
 
   /** Hands over what the step produced and, when durable, what it changed. */
   private ShardStep step(ShardOutcome outcome) {
-    List<Pane> panes = emitted.isEmpty() ? List.of() : List.copyOf(emitted);
+    List<RenderedPane> panes = new ArrayList<>(emitted.size());
+    for (Pane pane : emitted) {
+      panes.add(new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString()));
+    }
     List<DeadLetter> dropped = letters.isEmpty() ? List.of() : List.copyOf(letters);
     emitted.clear();
     letters.clear();

@@ -1,7 +1,7 @@
 package io.eventide.runtime;
 
-import io.eventide.engine.Pane;
 import io.eventide.sink.DeadLetter;
+import io.eventide.state.RenderedPane;
 import io.eventide.state.ShardChanges;
 import java.util.List;
 
@@ -11,4 +11,7 @@ import java.util.List;
  * durable).
  */
 record ShardStep(
-    ShardOutcome outcome, List<Pane> panes, List<DeadLetter> deadLetters, ShardChanges changes) {}
+    ShardOutcome outcome,
+    List<RenderedPane> panes,
+    List<DeadLetter> deadLetters,
+    ShardChanges changes) {}

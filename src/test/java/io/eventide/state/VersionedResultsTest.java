@@ -96,6 +96,41 @@ class VersionedResultsTest {
   }
 
   @Test
+  void oneLargeCommitWritesEveryKeyAndKeepsTheHighestIndexOfAWindowItCarriesTwice() {
+    PipelineState state = store.open("large", 1);
+    java.util.Map<String, byte[]> changed = new java.util.LinkedHashMap<>();
+    java.util.Map<String, Long> ids = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < 2500; i++) {
+      changed.put("key-" + i, new byte[] {1, (byte) i});
+      ids.put("id-" + i, 1000L + i);
+    }
+    state
+        .commit(
+            new Commit(
+                List.of(new ShardChanges(0, changed, List.of(), ids, 1100L)),
+                null,
+                List.of(rendered("large", 2), rendered("large", 1)),
+                List.of()))
+        .join();
+    PipelineState reopened = store.open("large", 7);
+    assertThat(reopened.shardCount()).isEqualTo(1);
+    ShardSnapshot shard = reopened.shard(0);
+    assertThat(shard.keys()).hasSize(2500);
+    assertThat(shard.keys().get("key-7")).containsExactly(1, 7);
+    // Ids whose expiry the watermark passed are gone with the same commit.
+    assertThat(shard.ids()).hasSize(2400).containsEntry("id-100", 1100L);
+    assertThat(shard.watermark()).isEqualTo(1100L);
+    assertThat(
+            store
+                .results("large", null, Long.MIN_VALUE, Long.MAX_VALUE)
+                .block()
+                .get(0)
+                .at("/pane/index")
+                .asInt())
+        .isEqualTo(2);
+  }
+
+  @Test
   void anOwnerFencedByALaterOneCanNoLongerCommit() {
     PipelineState first = store.open("fenced", 1);
     PipelineState second = store.open("fenced", 1);
@@ -117,6 +152,10 @@ class VersionedResultsTest {
 
   private static CompletableFuture<List<String>> commit(
       PipelineState state, String pipeline, int index) {
+    return state.commit(new Commit(List.of(), null, List.of(rendered(pipeline, index)), List.of()));
+  }
+
+  private static RenderedPane rendered(String pipeline, int index) {
     Pane pane =
         new Pane(
             "k",
@@ -130,11 +169,6 @@ class VersionedResultsTest {
             WINDOW.end(),
             0,
             0);
-    return state.commit(
-        new Commit(
-            List.of(),
-            null,
-            List.of(new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString())),
-            List.of()));
+    return new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString());
   }
 }

@@ -271,7 +271,11 @@ public class RedisStateStore implements StateStore {
       scriptKeys.add(keys.resultsOrder(pipeline));
       scriptKeys.add(keys.paneLog(pipeline));
       scriptKeys.add(keys.deadLetters(pipeline));
-      List<byte[]> args = new ArrayList<>();
+      int size = 7 + 2 * commit.panes().size() * 4 + 2 * commit.deadLetters().size();
+      for (ShardChanges c : commit.shards()) {
+        size += 4 + 2 * c.changed().size() + c.removed().size() + 2 * c.ids().size();
+      }
+      List<byte[]> args = new ArrayList<>(size);
       args.add(epoch);
       args.add(number(state.paneLogMaxLength()));
       args.add(number(outputs.deadLettersPerPipeline()));
