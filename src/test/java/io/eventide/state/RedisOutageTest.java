@@ -53,6 +53,9 @@ class RedisOutageTest {
       for (int i = 0; i < 5; i++) {
         assertThat(counts.send(api)).isEqualTo(503);
       }
+      // Reads and definitions need Redis too, and say so the same way.
+      api.send(HttpMethod.GET, "/pipelines/outage/results", null, null).expectProblem(503);
+      api.put("other", TestRedis.RUNNING_COUNT).expectProblem(503);
       await().atMost(Duration.ofSeconds(20)).until(() -> readiness(api) == 503);
 
       redis.resume();
