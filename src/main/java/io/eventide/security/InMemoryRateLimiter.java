@@ -3,6 +3,7 @@ package io.eventide.security;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import reactor.core.publisher.Mono;
 
 /**
  * A token bucket per credential, in this process only: with several replicas each grants the full
@@ -21,7 +22,11 @@ final class InMemoryRateLimiter implements RateLimiter {
   }
 
   @Override
-  public Decision tryAcquire(String credential) {
+  public Mono<Decision> tryAcquire(String credential) {
+    return Mono.just(take(credential));
+  }
+
+  Decision take(String credential) {
     Bucket bucket =
         buckets.computeIfAbsent(credential, c -> new Bucket(burst, nanoTime.getAsLong()));
     synchronized (bucket) {

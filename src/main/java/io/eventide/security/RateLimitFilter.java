@@ -25,7 +25,7 @@ final class RateLimitFilter implements WebFilter {
     return ReactiveSecurityContextHolder.getContext()
         .map(SecurityContext::getAuthentication)
         .filter(Authentication::isAuthenticated)
-        .map(a -> limiter.tryAcquire(a.getName()))
+        .flatMap(a -> limiter.tryAcquire(a.getName()))
         .defaultIfEmpty(RateLimiter.Decision.ALLOWED)
         .flatMap(
             decision -> {

@@ -3,6 +3,7 @@ package io.eventide.security;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -154,7 +155,14 @@ class SecurityConfiguration {
     return source;
   }
 
+  /**
+   * With the Redis store the limiter is Redis's ({@code StateConfiguration}), shared by replicas.
+   */
   @Bean
+  @ConditionalOnProperty(
+      name = "eventide.state.store",
+      havingValue = "memory",
+      matchIfMissing = true)
   RateLimiter rateLimiter(SecurityProperties properties) {
     SecurityProperties.RateLimit r = properties.rateLimit();
     return new InMemoryRateLimiter(r.perSecond(), r.burst(), System::nanoTime);

@@ -3,9 +3,12 @@ package io.eventide.state;
 import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
 import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.security.RateLimiter;
+import io.eventide.security.SecurityProperties;
 import io.eventide.state.memory.InMemoryPipelineRegistry;
 import io.eventide.state.memory.MemoryStateStore;
 import io.eventide.state.redis.RedisPipelineRegistry;
+import io.eventide.state.redis.RedisRateLimiter;
 import io.eventide.state.redis.RedisStateStore;
 import io.lettuce.core.ClientOptions;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -49,6 +52,12 @@ public class StateConfiguration {
     @Bean
     PipelineRegistry pipelineRegistry(ReactiveStringRedisTemplate redis, StateProperties state) {
       return new RedisPipelineRegistry(redis, state);
+    }
+
+    @Bean
+    RateLimiter rateLimiter(
+        ReactiveStringRedisTemplate redis, StateProperties state, SecurityProperties security) {
+      return new RedisRateLimiter(redis, state, security);
     }
 
     /**

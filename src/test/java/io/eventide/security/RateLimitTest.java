@@ -48,18 +48,18 @@ class RateLimitTest {
   void theBucketRefillsAtTheConfiguredRate() {
     AtomicLong nanos = new AtomicLong();
     InMemoryRateLimiter limiter = new InMemoryRateLimiter(2, 2, nanos::get);
-    assertThat(limiter.tryAcquire("a").allowed()).isTrue();
-    assertThat(limiter.tryAcquire("a").allowed()).isTrue();
-    RateLimiter.Decision refused = limiter.tryAcquire("a");
+    assertThat(limiter.take("a").allowed()).isTrue();
+    assertThat(limiter.take("a").allowed()).isTrue();
+    RateLimiter.Decision refused = limiter.take("a");
     assertThat(refused.allowed()).isFalse();
     assertThat(refused.retryAfterSeconds()).isEqualTo(1);
-    assertThat(limiter.tryAcquire("b").allowed()).isTrue();
+    assertThat(limiter.take("b").allowed()).isTrue();
     nanos.addAndGet(500_000_000L);
-    assertThat(limiter.tryAcquire("a").allowed()).isTrue();
-    assertThat(limiter.tryAcquire("a").allowed()).isFalse();
+    assertThat(limiter.take("a").allowed()).isTrue();
+    assertThat(limiter.take("a").allowed()).isFalse();
     nanos.addAndGet(60_000_000_000L);
-    assertThat(limiter.tryAcquire("a").allowed()).isTrue();
-    assertThat(limiter.tryAcquire("a").allowed()).isTrue();
-    assertThat(limiter.tryAcquire("a").allowed()).isFalse();
+    assertThat(limiter.take("a").allowed()).isTrue();
+    assertThat(limiter.take("a").allowed()).isTrue();
+    assertThat(limiter.take("a").allowed()).isFalse();
   }
 }

@@ -39,6 +39,19 @@ public final class TestRedis {
     return url;
   }
 
+  /** A started connection factory for {@code url}; the caller destroys it. */
+  public static org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory
+      connectionFactory(String url) {
+    URI uri = URI.create(url);
+    var factory =
+        new org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory(
+            new org.springframework.data.redis.connection.RedisStandaloneConfiguration(
+                uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()));
+    factory.afterPropertiesSet();
+    factory.start();
+    return factory;
+  }
+
   /** The keys matching a pattern, read with SCAN. */
   public static java.util.List<String> keys(String pattern) {
     io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(url());

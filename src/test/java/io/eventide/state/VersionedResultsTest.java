@@ -10,7 +10,6 @@ import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.state.redis.RedisStateStore;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,7 +22,6 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import tools.jackson.databind.JsonNode;
 
@@ -41,13 +39,7 @@ class VersionedResultsTest {
 
   @BeforeEach
   void connect() {
-    URI uri = URI.create(TestRedis.url());
-    factory =
-        new LettuceConnectionFactory(
-            new RedisStandaloneConfiguration(
-                uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()));
-    factory.afterPropertiesSet();
-    factory.start();
+    factory = TestRedis.connectionFactory(TestRedis.url());
     store =
         new RedisStateStore(
             factory,

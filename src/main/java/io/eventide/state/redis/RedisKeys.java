@@ -17,6 +17,11 @@ final class RedisKeys {
     return prefix + ":pipelines";
   }
 
+  /** Hash: a credential's token bucket for rate limiting, shared by replicas. */
+  String rateLimit(String credential) {
+    return prefix + ":rate:" + credential;
+  }
+
   /** Pattern of every key of a pipeline, for dropping its state. */
   String allOf(String pipeline) {
     return base(pipeline) + "*";

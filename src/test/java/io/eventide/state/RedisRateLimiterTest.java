@@ -1,0 +1,70 @@
+package io.eventide.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eventide.config.StateProperties;
+import io.eventide.security.RateLimiter;
+import io.eventide.security.SecurityProperties;
+import io.eventide.state.redis.RedisRateLimiter;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+/**
+ * With the Redis store, replicas draw on one token bucket per credential: two limiters (as two
+ * replicas would have) over one Redis grant the burst once between them, not once each.
+ */
+class RedisRateLimiterTest {
+  private final String prefix = "test-" + UUID.randomUUID();
+  private final LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
+
+  @AfterEach
+  void close() {
+    factory.destroy();
+    TestRedis.delete(prefix);
+  }
+
+  @Test
+  void replicasShareOneBucketPerCredential() throws Exception {
+    RateLimiter first = limiter(factory);
+    RateLimiter second = limiter(factory);
+    assertThat(take(first, "busy").allowed()).isTrue();
+    assertThat(take(second, "busy").allowed()).isTrue();
+    assertThat(take(first, "busy").allowed()).isTrue();
+    RateLimiter.Decision refused = take(second, "busy");
+    assertThat(refused.allowed()).isFalse();
+    assertThat(refused.retryAfterSeconds()).isBetween(1L, 2L);
+    assertThat(take(first, "calm").allowed()).isTrue();
+    // At 2 tokens a second, one is back within 500 ms.
+    Thread.sleep(600);
+    assertThat(take(first, "busy").allowed()).isTrue();
+    assertThat(take(second, "busy").allowed()).isFalse();
+    assertThat(TestRedis.keys(prefix + ":rate:*")).hasSize(2);
+  }
+
+  @Test
+  void requestsPassWhileRedisDoesNotAnswer() {
+    LettuceConnectionFactory nowhere = TestRedis.connectionFactory("redis://127.0.0.1:1");
+    try {
+      assertThat(take(limiter(nowhere), "busy").allowed()).isTrue();
+    } finally {
+      nowhere.destroy();
+    }
+  }
+
+  private RateLimiter limiter(LettuceConnectionFactory f) {
+    return new RedisRateLimiter(
+        new ReactiveStringRedisTemplate(f),
+        new StateProperties(StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1)),
+        new SecurityProperties(
+            true, List.of(), null, new SecurityProperties.RateLimit(2, 3), null));
+  }
+
+  private static RateLimiter.Decision take(RateLimiter limiter, String credential) {
+    return limiter.tryAcquire(credential).block(Duration.ofSeconds(10));
+  }
+}
