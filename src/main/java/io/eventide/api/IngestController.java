@@ -200,8 +200,16 @@ class IngestController {
                                     })));
   }
 
-  /** The running pipeline, started on first use; 404 when it is not defined. */
+  /**
+   * The running pipeline, started on first use; 404 when it is not defined. A running pipeline is
+   * found without asking the registry: it holds its current definition, and a deleted one stops
+   * running, so the hot path makes no round trip to the store but the batch's commit.
+   */
   private Mono<PipelineRuntime> runtime(String name) {
+    PipelineRuntime running = runtimes.find(name);
+    if (running != null && !running.failed()) {
+      return Mono.just(running);
+    }
     return registry
         .find(name)
         .switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)))

@@ -20,6 +20,8 @@ final class MeterNames {
   static final String WATERMARK_LAG = "eventide.watermark.lag";
   static final String OPEN_WINDOWS = "eventide.windows.open";
   static final String SSE_SUBSCRIBERS = "eventide.sse.subscribers";
+  static final String COMMIT = "eventide.state.commit";
+  static final String COMMIT_FAILURES = "eventide.state.commit.failures";
 
   /** The reasons a dead letter gives, registered up front so that alerts see zeros, not gaps. */
   static final List<String> DROP_REASONS = List.of("expired", "closed", "future", "invalid");

@@ -42,6 +42,16 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
   }
 
   @Override
+  public void committed(String pipeline, long nanos) {
+    commitTimer(pipeline).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void commitFailed(String pipeline) {
+    counter(MeterNames.COMMIT_FAILURES, pipeline).increment();
+  }
+
+  @Override
   public void onPanes(String pipeline, List<PublishedPane> panes) {
     Map<Timing, Integer> byTiming = new EnumMap<>(Timing.class);
     for (PublishedPane published : panes) {
@@ -66,6 +76,7 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
     MeterNames.DROP_REASONS.forEach(reason -> droppedCounter(pipeline, reason));
     MeterNames.TIMINGS.forEach(timing -> paneCounter(pipeline, timing));
     batchTimer(pipeline);
+    counter(MeterNames.COMMIT_FAILURES, pipeline);
   }
 
   private Counter counter(String name, String pipeline) {
@@ -83,6 +94,16 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
     return Counter.builder(MeterNames.PANES)
         .tag(PIPELINE, pipeline)
         .tag(MeterNames.TIMING, timing.name())
+        .register(registry);
+  }
+
+  private Timer commitTimer(String pipeline) {
+    return Timer.builder(MeterNames.COMMIT)
+        .description("Time the state store takes to write one commit (with Redis: one round trip)")
+        .tag(PIPELINE, pipeline)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofNanos(100_000))
+        .maximumExpectedValue(Duration.ofSeconds(10))
         .register(registry);
   }
 

@@ -35,6 +35,7 @@ final class Committer {
   private final PaneListener panes;
   private final DeadLetterListener deadLetters;
   private final Executor pool;
+  private final RuntimeObserver observer;
 
   /** The last commit queued; guarded by the runtime's order lock. */
   private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
@@ -47,9 +48,11 @@ final class Committer {
       boolean durable,
       PaneListener panes,
       DeadLetterListener deadLetters,
-      Executor pool) {
+      Executor pool,
+      RuntimeObserver observer) {
     this.pipeline = pipeline;
     this.pool = pool;
+    this.observer = observer;
     this.state = state;
     this.durable = durable;
     this.panes = panes;
@@ -117,14 +120,17 @@ final class Committer {
       done.complete(null);
       return;
     }
+    long started = System.nanoTime();
     state
         .commit(commit)
         .whenComplete(
             (ids, error) -> {
               if (error != null) {
                 failure = unwrap(error);
+                observer.commitFailed(pipeline);
                 done.completeExceptionally(failure);
               } else {
+                observer.committed(pipeline, System.nanoTime() - started);
                 publish(rendered, ids, letters);
                 done.complete(null);
               }

@@ -71,7 +71,8 @@ public final class PipelineRuntime {
     this.clock = clock;
     this.durable = durable;
     this.observer = observer;
-    this.committer = new Committer(definition.name(), state, durable, panes, deadLetters, pool);
+    this.committer =
+        new Committer(definition.name(), state, durable, panes, deadLetters, pool, observer);
     this.reader = EventReader.of(definition, Aggregates.create(definition.aggregate().spec()));
     this.maxFutureSkew = definition.watermark().maxFutureSkew().toMillis();
     this.tracker =

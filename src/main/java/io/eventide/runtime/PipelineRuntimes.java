@@ -61,9 +61,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
       StateStore store) {
     this.properties = properties;
     this.store = store;
-    this.observer =
-        (pipeline, result, nanos) ->
-            observers.forEach(o -> o.batchApplied(pipeline, result, nanos));
+    this.observer = new FanOutObserver(observers);
     this.clock = clock;
     this.panes = fanOut(paneListeners);
     this.deadLetters = fanOutDeadLetters(deadLetterListeners);
@@ -211,6 +209,24 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
     beat.shutdownNow();
     workers.shutdown();
     workers.awaitTermination(30, TimeUnit.SECONDS);
+  }
+
+  /** Tells every observer, in order. */
+  private record FanOutObserver(List<RuntimeObserver> observers) implements RuntimeObserver {
+    @Override
+    public void batchApplied(String pipeline, IngestResult result, long nanos) {
+      observers.forEach(o -> o.batchApplied(pipeline, result, nanos));
+    }
+
+    @Override
+    public void committed(String pipeline, long nanos) {
+      observers.forEach(o -> o.committed(pipeline, nanos));
+    }
+
+    @Override
+    public void commitFailed(String pipeline) {
+      observers.forEach(o -> o.commitFailed(pipeline));
+    }
   }
 
   private static PaneListener fanOut(List<PaneListener> listeners) {

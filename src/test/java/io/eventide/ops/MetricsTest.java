@@ -111,6 +111,8 @@ class MetricsTest {
     assertThat(s.value("eventide_windows_open", TAG)).isZero();
     assertThat(s.value("eventide_sse_subscribers", TAG)).isZero();
     assertThat(s.value("eventide_ingest_batch_seconds_count", TAG)).isEqualTo(2);
+    assertThat(s.value("eventide_state_commit_seconds_count", TAG)).isPositive();
+    assertThat(s.value("eventide_state_commit_failures_total", TAG)).isZero();
     assertThat(s.find("eventide_ingest_batch_seconds_bucket", TAG))
         .hasSizeGreaterThan(10)
         .anyMatch(b -> b.labels().get("le").equals("+Inf") && b.value() == 2);

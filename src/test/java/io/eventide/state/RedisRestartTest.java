@@ -130,6 +130,58 @@ class RedisRestartTest {
     }
   }
 
+  @Test
+  void aRuntimeFencedByAnotherOwnerAnswers503OnceThenResumesFromRedis() throws Exception {
+    try (ConfigurableApplicationContext app = start()) {
+      LiveApi api = api(app);
+      api.define("fenced", TestRedis.RUNNING_COUNT);
+      api.events("fenced", array(event("a", "2026-01-01T10:00:00Z", 1)));
+      // Another owner takes the pipeline's state over, as a second replica would.
+      var factory = TestRedis.connectionFactory(TestRedis.url());
+      try {
+        new io.eventide.state.redis.RedisStateStore(
+                factory,
+                app.getBean(io.eventide.config.OutputProperties.class),
+                app.getBean(io.eventide.config.StateProperties.class))
+            .open("fenced", 2);
+      } finally {
+        factory.destroy();
+      }
+      LiveApi.Reply refused =
+          api.postEvents(
+              "fenced",
+              org.springframework.http.MediaType.APPLICATION_JSON,
+              array(event("a", "2026-01-01T10:00:01Z", 1)));
+      refused.expectProblem(503);
+      assertThat(refused.headers().getFirst("Retry-After")).isEqualTo("1");
+      assertThat(commitFailures(app, "fenced")).isEqualTo(1);
+      // The next request rebuilds the pipeline from Redis, where the refused batch is not.
+      api.events("fenced", array(event("a", "2026-01-01T10:00:02Z", 1)));
+      JsonNode result = api.get("/pipelines/fenced/results").get("results").get(0);
+      assertThat(result.get("value").asLong()).isEqualTo(2);
+      assertThat(result.at("/pane/index").asInt()).isEqualTo(1);
+    }
+  }
+
+  /** The pipeline's failed commits, as Prometheus shows them to operators. */
+  private static double commitFailures(ConfigurableApplicationContext app, String pipeline)
+      throws Exception {
+    int port = app.getEnvironment().getProperty("local.server.port", Integer.class);
+    String text =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://localhost:" + port + "/actuator/prometheus"))
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString())
+            .body();
+    return text.lines()
+        .filter(l -> l.startsWith("eventide_state_commit_failures_total{"))
+        .filter(l -> l.contains("pipeline=\"" + pipeline + "\""))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
+  }
+
   private static final String DOOMED =
       "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\": \"sum\"}}";
 
