@@ -7,6 +7,7 @@
 --       5 tracker state ('' when unchanged), 6 number of shard sections, then per section:
 --         n, n x (key, state); n, n x key removed; n, n x (expiry, id); watermark ('' unchanged)
 --       then panes: n, n x (field, index, start, retraction, key, timing, final, record)
+--       then session windows merged away: n, n x field
 --       then dead letters: n, n x (reason, record).
 -- Returns the pane log ids of the panes, in order.
 --
@@ -93,6 +94,12 @@ end
 call_chunked('HSET', KEYS[2], records)
 call_chunked('HSET', KEYS[3], indexes)
 call_chunked('ZADD', KEYS[4], order)
+-- A session merged into another is no window of its own any more: its result goes.
+n = tonumber(ARGV[a]); a = a + 1
+call_range('HDEL', KEYS[2], a, n)
+call_range('HDEL', KEYS[3], a, n)
+call_range('ZREM', KEYS[4], a, n)
+a = a + n
 local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[4])
 if over > 0 then
   -- Past the limit, the windows that start earliest are forgotten first.

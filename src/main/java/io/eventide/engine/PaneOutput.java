@@ -10,4 +10,11 @@ public interface PaneOutput {
    * @param element the element's index in its batch
    */
   void dropped(int element, Window window, DropReason reason);
+
+  /**
+   * A session window of {@code key} that had emitted panes was merged into {@code into} and is
+   * gone: its last pane no longer stands for a window of its own (in retracting mode a retraction
+   * was emitted for it as well).
+   */
+  default void merged(String key, Window from, Window into) {}
 }

@@ -210,6 +210,9 @@ final class SessionMerger {
     for (int i = 0; i < sources.count; i++) {
       WindowState gone = sources.windows[i];
       if (gone != result) {
+        if (gone.lastPaneIndex >= 0) {
+          engine.output().merged(k.key, gone.window(), result.window());
+        }
         gone.eventTimers = 0;
         gone.clearPaneInfo();
         gone.active = false;

@@ -5,6 +5,7 @@ import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;
 import io.eventide.state.Commit;
+import io.eventide.state.KeyedWindow;
 import io.eventide.state.PipelineState;
 import io.eventide.state.RenderedPane;
 import io.eventide.state.ShardChanges;
@@ -106,6 +107,7 @@ final class Committer {
     }
     List<ShardChanges> changes = new ArrayList<>();
     List<RenderedPane> rendered = new ArrayList<>();
+    List<KeyedWindow> mergedAway = new ArrayList<>();
     List<DeadLetter> letters = new ArrayList<>(rejected);
     for (CompletableFuture<ShardStep> f : steps) {
       ShardStep step = f.join();
@@ -113,9 +115,10 @@ final class Committer {
         changes.add(step.changes());
       }
       rendered.addAll(step.panes());
+      mergedAway.addAll(step.mergedAway());
       letters.addAll(step.deadLetters());
     }
-    Commit commit = new Commit(changes, tracker, rendered, letters);
+    Commit commit = new Commit(changes, tracker, rendered, mergedAway, letters);
     if (commit.isEmpty()) {
       done.complete(null);
       return;

@@ -15,6 +15,7 @@ import io.eventide.engine.aggregate.Aggregate;
 import io.eventide.pipeline.Event;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.sink.DeadLetter;
+import io.eventide.state.KeyedWindow;
 import io.eventide.state.RenderedPane;
 import io.eventide.state.ShardChanges;
 import io.eventide.state.ShardSnapshot;
@@ -49,6 +50,7 @@ final class Shard {
   private final ElementBatch batch = new ElementBatch(256);
   private final List<Pane> emitted = new ArrayList<>();
   private final List<DeadLetter> letters = new ArrayList<>();
+  private final List<KeyedWindow> mergedAway = new ArrayList<>();
   private final Changes changes = new Changes();
   private final Map<String, Long> rememberedIds = new LinkedHashMap<>();
   private long committedWatermark;
@@ -220,8 +222,10 @@ final class Shard {
       panes.add(new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString()));
     }
     List<DeadLetter> dropped = letters.isEmpty() ? List.of() : List.copyOf(letters);
+    List<KeyedWindow> merged = mergedAway.isEmpty() ? List.of() : List.copyOf(mergedAway);
     emitted.clear();
     letters.clear();
+    mergedAway.clear();
     ShardChanges changed = null;
     if (durable) {
       engine.drainChanges(changes);
@@ -231,7 +235,7 @@ final class Shard {
       changed = changes.take(index, rememberedIds, moved);
       rememberedIds.clear();
     }
-    return new ShardStep(outcome, panes, dropped, changed);
+    return new ShardStep(outcome, panes, merged, dropped, changed);
   }
 
   /** Collects the engine's changed keys between two steps. */
@@ -271,6 +275,11 @@ final class Shard {
     @Override
     public void pane(Pane pane) {
       emitted.add(pane);
+    }
+
+    @Override
+    public void merged(String key, Window from, Window into) {
+      mergedAway.add(new KeyedWindow(key, from.start(), from.end()));
     }
 
     @Override

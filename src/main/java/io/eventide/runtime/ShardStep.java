@@ -1,17 +1,20 @@
 package io.eventide.runtime;
 
 import io.eventide.sink.DeadLetter;
+import io.eventide.state.KeyedWindow;
 import io.eventide.state.RenderedPane;
 import io.eventide.state.ShardChanges;
 import java.util.List;
 
 /**
  * What one step of a shard produced: the fate of a batch part's events (none for a timer step), the
- * panes emitted, the events dropped, and what changed in durable state (null when state is not
- * durable).
+ * panes emitted (rendered on the shard's thread, so that shards render in parallel), the session
+ * windows merged away, the events dropped, and what changed in durable state (null when state is
+ * not durable).
  */
 record ShardStep(
     ShardOutcome outcome,
     List<RenderedPane> panes,
+    List<KeyedWindow> mergedAway,
     List<DeadLetter> deadLetters,
     ShardChanges changes) {}

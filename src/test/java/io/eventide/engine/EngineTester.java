@@ -18,6 +18,7 @@ public final class EngineTester {
   private final ManualClock clock = new ManualClock(0);
   private final List<Pane> panes = new ArrayList<>();
   private final List<Dropped> dropped = new ArrayList<>();
+  private final List<Merged> merged = new ArrayList<>();
   private final EventTimeEngine engine;
   private final ElementBatch batch = new ElementBatch(16);
   private final List<Element> batchElements = new ArrayList<>();
@@ -27,6 +28,9 @@ public final class EngineTester {
 
   /** An element that did not reach a window. */
   public record Dropped(Element element, Window window, DropReason reason) {}
+
+  /** A session window that had emitted panes was merged into another. */
+  public record Merged(String key, Window from, Window into) {}
 
   private EngineTester(WindowingStrategy strategy, Aggregate<?> aggregate) {
     this.engine =
@@ -43,6 +47,11 @@ public final class EngineTester {
               @Override
               public void dropped(int element, Window window, DropReason reason) {
                 dropped.add(new Dropped(batchElements.get(element), window, reason));
+              }
+
+              @Override
+              public void merged(String key, Window from, Window into) {
+                merged.add(new Merged(key, from, into));
               }
             });
   }
@@ -121,6 +130,13 @@ public final class EngineTester {
   public List<Dropped> takeDropped() {
     List<Dropped> out = List.copyOf(dropped);
     dropped.clear();
+    return out;
+  }
+
+  /** The merges of windows that had emitted panes, since the last call. */
+  public List<Merged> takeMerged() {
+    List<Merged> out = List.copyOf(merged);
+    merged.clear();
     return out;
   }
 

@@ -156,6 +156,11 @@ class WindowKindsTest {
     assertFullPanes(
         t.takePanes(), full(0, 25, List.of("a", "b", "late"), 24, Timing.LATE, 0, 0, true, false));
     assertThat(t.engine().openWindowCount()).isEqualTo(1);
+    // Both fired sessions are reported gone, so that their results can go with them.
+    assertThat(t.takeMerged())
+        .containsExactlyInAnyOrder(
+            new EngineTester.Merged(EngineTester.KEY, new Window(0, 10), new Window(0, 25)),
+            new EngineTester.Merged(EngineTester.KEY, new Window(15, 25), new Window(0, 25)));
 
     // GC of [0, 25) at 24 + 100: nothing new, so no closing pane; the state is gone.
     t.advanceWatermark(125);

@@ -22,6 +22,15 @@ public final class LiveApi {
   public static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
   public static final Duration TIMEOUT = Duration.ofSeconds(20);
 
+  /** A pipeline of sessions with a one-minute gap and a running sum, updated by every batch. */
+  public static final String SESSIONS =
+      """
+      {"window": {"type": "session", "gap": "1m"},
+       "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
+       "accumulation": "accumulating",
+       "aggregate": {"type": "sum"}}
+      """;
+
   private static final ParameterizedTypeReference<ServerSentEvent<String>> SSE =
       new ParameterizedTypeReference<>() {};
 

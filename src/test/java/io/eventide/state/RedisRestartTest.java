@@ -182,6 +182,20 @@ class RedisRestartTest {
         .sum();
   }
 
+  @Test
+  void aSessionMergedIntoAnotherLeavesTheResultsInRedis() {
+    try (ConfigurableApplicationContext app = start()) {
+      LiveApi api = api(app);
+      api.define("merging", LiveApi.SESSIONS);
+      api.events("merging", array(event("a", "2026-01-01T10:00:00Z", 1)));
+      api.events("merging", array(event("a", "2026-01-01T10:00:40Z", 2)));
+      JsonNode results = api.get("/pipelines/merging/results").get("results");
+      assertThat(results).hasSize(1);
+      assertThat(results.get(0).at("/window/end").asString()).isEqualTo("2026-01-01T10:01:40.000Z");
+      assertThat(TestRedis.keys(prefix + ":{merging}:results*")).hasSize(3);
+    }
+  }
+
   private static final String DOOMED =
       "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\": \"sum\"}}";
 

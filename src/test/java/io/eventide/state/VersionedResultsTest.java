@@ -102,6 +102,7 @@ class VersionedResultsTest {
                 List.of(new ShardChanges(0, changed, List.of(), ids, 1100L)),
                 null,
                 List.of(rendered("large", 2), rendered("large", 1)),
+                List.of(),
                 List.of()))
         .join();
     PipelineState reopened = store.open("large", 7);
@@ -144,7 +145,8 @@ class VersionedResultsTest {
 
   private static CompletableFuture<List<String>> commit(
       PipelineState state, String pipeline, int index) {
-    return state.commit(new Commit(List.of(), null, List.of(rendered(pipeline, index)), List.of()));
+    return state.commit(
+        new Commit(List.of(), null, List.of(rendered(pipeline, index)), List.of(), List.of()));
   }
 
   private static RenderedPane rendered(String pipeline, int index) {

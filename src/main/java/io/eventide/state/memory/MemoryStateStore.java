@@ -7,6 +7,7 @@ import io.eventide.pipeline.PaneRecords;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
+import io.eventide.state.KeyedWindow;
 import io.eventide.state.PipelineState;
 import io.eventide.state.RenderedPane;
 import io.eventide.state.ShardSnapshot;
@@ -29,21 +30,19 @@ import tools.jackson.databind.JsonNode;
  * themselves: the embedded default, needing no external service, and losing everything on restart.
  */
 public class MemoryStateStore implements StateStore {
-  private static final Comparator<WindowKey> ORDER =
-      Comparator.comparingLong(WindowKey::start)
-          .thenComparing(WindowKey::key)
-          .thenComparingLong(WindowKey::end);
+  private static final Comparator<KeyedWindow> ORDER =
+      Comparator.comparingLong(KeyedWindow::start)
+          .thenComparing(KeyedWindow::key)
+          .thenComparingLong(KeyedWindow::end);
 
   private final Map<String, Outputs> pipelines = new ConcurrentHashMap<>();
   private final int resultsLimit;
   private final int deadLettersLimit;
   private final int paneLogLimit;
 
-  private record WindowKey(String key, long start, long end) {}
-
   /** One pipeline's outputs; the lock orders pane ids with the log that holds them. */
   private static final class Outputs {
-    final ConcurrentSkipListMap<WindowKey, Pane> results = new ConcurrentSkipListMap<>(ORDER);
+    final ConcurrentSkipListMap<KeyedWindow, Pane> results = new ConcurrentSkipListMap<>(ORDER);
     final ArrayDeque<DeadLetter> deadLetters = new ArrayDeque<>();
     final ArrayDeque<PaneEvent> log = new ArrayDeque<>();
     long lastMillis;
@@ -116,11 +115,12 @@ public class MemoryStateStore implements StateStore {
           o.log.pollFirst();
         }
         if (!pane.retraction()) {
-          WindowKey k = new WindowKey(pane.key(), pane.window().start(), pane.window().end());
+          KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
           o.results.merge(
               k, pane, (old, now) -> now.info().index() >= old.info().index() ? now : old);
         }
       }
+      commit.mergedAway().forEach(o.results::remove);
       while (o.results.size() > resultsLimit) {
         o.results.pollFirstEntry();
       }

@@ -7,6 +7,7 @@ import io.eventide.engine.Timing;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
+import io.eventide.state.KeyedWindow;
 import io.eventide.state.PipelineState;
 import io.eventide.state.RenderedPane;
 import io.eventide.state.ShardChanges;
@@ -271,7 +272,11 @@ public class RedisStateStore implements StateStore {
       scriptKeys.add(keys.resultsOrder(pipeline));
       scriptKeys.add(keys.paneLog(pipeline));
       scriptKeys.add(keys.deadLetters(pipeline));
-      int size = 7 + 2 * commit.panes().size() * 4 + 2 * commit.deadLetters().size();
+      int size =
+          8
+              + 8 * commit.panes().size()
+              + commit.mergedAway().size()
+              + 2 * commit.deadLetters().size();
       for (ShardChanges c : commit.shards()) {
         size += 4 + 2 * c.changed().size() + c.removed().size() + 2 * c.ids().size();
       }
@@ -315,6 +320,10 @@ public class RedisStateStore implements StateStore {
         args.add(utf8(p.info().timing().name()));
         args.add(p.isFinal() ? ONE : ZERO);
         args.add(utf8(r.json()));
+      }
+      args.add(number(commit.mergedAway().size()));
+      for (KeyedWindow w : commit.mergedAway()) {
+        args.add(utf8(RedisKeys.windowField(w.key(), w.start(), w.end())));
       }
       args.add(number(commit.deadLetters().size()));
       for (DeadLetter d : commit.deadLetters()) {
