@@ -128,14 +128,7 @@ class OutputApiTest {
 
   @Test
   void aSessionMergedIntoAnotherLeavesTheResults() {
-    LiveApi api = LiveApi.on(port);
-    api.define("merging", LiveApi.SESSIONS);
-    api.events("merging", array(event("a", "2026-01-01T10:00:00Z", 1)));
-    api.events("merging", array(event("a", "2026-01-01T10:00:40Z", 2)));
-    JsonNode results = api.get("/pipelines/merging/results").get("results");
-    assertThat(results).hasSize(1);
-    assertThat(results.get(0).at("/window/end").asString()).isEqualTo("2026-01-01T10:01:40.000Z");
-    assertThat(results.get(0).get("value").asDouble()).isEqualTo(3);
+    LiveApi.on(port).mergeTwoSessionsAndExpectOneResult("merging");
   }
 
   @Test

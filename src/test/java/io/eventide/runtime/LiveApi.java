@@ -210,6 +210,21 @@ public final class LiveApi {
     return stream;
   }
 
+  /**
+   * Defines {@link #SESSIONS} as {@code pipeline}, sends two batches whose sessions merge into one
+   * (the first fires before the second arrives), and checks that only the merged session is a
+   * result.
+   */
+  public void mergeTwoSessionsAndExpectOneResult(String pipeline) {
+    define(pipeline, SESSIONS);
+    events(pipeline, array(event("a", "2026-01-01T10:00:00Z", 1)));
+    events(pipeline, array(event("a", "2026-01-01T10:00:40Z", 2)));
+    JsonNode results = get("/pipelines/" + pipeline + "/results").get("results");
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).at("/window/end").asString()).isEqualTo("2026-01-01T10:01:40.000Z");
+    assertThat(results.get(0).get("value").asDouble()).isEqualTo(3);
+  }
+
   /** A JSON event with the default pointers. */
   public static String event(String key, String timestamp, double value) {
     return "{\"key\":\"" + key + "\",\"timestamp\":\"" + timestamp + "\",\"value\":" + value + "}";

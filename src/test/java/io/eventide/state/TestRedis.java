@@ -52,25 +52,33 @@ public final class TestRedis {
     return factory;
   }
 
-  /** The keys matching a pattern, read with SCAN. */
-  public static java.util.List<String> keys(String pattern) {
+  /** Runs commands on the test Redis, over a connection of their own. */
+  public static <T> T call(
+      java.util.function.Function<io.lettuce.core.api.sync.RedisCommands<String, String>, T>
+          commands) {
     io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(url());
     try (var connection = client.connect()) {
-      java.util.List<String> out = new java.util.ArrayList<>();
-      io.lettuce.core.KeyScanCursor<String> cursor =
-          connection.sync().scan(io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000));
-      out.addAll(cursor.getKeys());
-      while (!cursor.isFinished()) {
-        cursor =
-            connection
-                .sync()
-                .scan(cursor, io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000));
-        out.addAll(cursor.getKeys());
-      }
-      return out;
+      return commands.apply(connection.sync());
     } finally {
       client.shutdown();
     }
+  }
+
+  /** The keys matching a pattern, read with SCAN. */
+  public static java.util.List<String> keys(String pattern) {
+    return call(
+        redis -> {
+          java.util.List<String> out = new java.util.ArrayList<>();
+          io.lettuce.core.ScanArgs args =
+              io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000);
+          io.lettuce.core.KeyScanCursor<String> cursor = redis.scan(args);
+          out.addAll(cursor.getKeys());
+          while (!cursor.isFinished()) {
+            cursor = redis.scan(cursor, args);
+            out.addAll(cursor.getKeys());
+          }
+          return out;
+        });
   }
 
   /**
@@ -78,14 +86,8 @@ public final class TestRedis {
    */
   public static void delete(String prefix) {
     java.util.List<String> keys = keys(prefix + ":*");
-    if (keys.isEmpty()) {
-      return;
-    }
-    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(url());
-    try (var connection = client.connect()) {
-      connection.sync().del(keys.toArray(String[]::new));
-    } finally {
-      client.shutdown();
+    if (!keys.isEmpty()) {
+      call(redis -> redis.del(keys.toArray(String[]::new)));
     }
   }
 
