@@ -76,8 +76,25 @@ final class Committer {
         .thenCombine(previous.handle((v, error) -> null), (error, ignored) -> error)
         // Off the thread that completed the previous commit: with Redis that is the client's I/O
         // thread, which must go back to reading replies.
-        .thenAcceptAsync(stepError -> write(steps, tracker, rejected, stepError, done), pool);
+        .thenAcceptAsync(stepError -> writeOrFail(steps, tracker, rejected, stepError, done), pool);
     return done;
+  }
+
+  /** Whatever goes wrong, {@code done} completes: a request never waits forever on its commit. */
+  private void writeOrFail(
+      List<CompletableFuture<ShardStep>> steps,
+      String tracker,
+      List<DeadLetter> rejected,
+      Throwable stepError,
+      CompletableFuture<Void> done) {
+    try {
+      write(steps, tracker, rejected, stepError, done);
+    } catch (RuntimeException e) {
+      if (durable) {
+        failure = e;
+      }
+      done.completeExceptionally(e);
+    }
   }
 
   /** Whether durable state failed to commit; the runtime must then be rebuilt from the store. */
