@@ -32,10 +32,11 @@ class ApiFuzzTest {
   @BeforeContainer
   static void start() {
     app =
+        // Arguments, not default properties: config/application.yaml's server.port would win
+        // over those, and the test would need port 8080 free.
         new SpringApplicationBuilder(EventideApplication.class)
-            .properties(
-                "server.port=0", "eventide.runtime.tick=20ms", "spring.main.banner-mode=off")
-            .run();
+            .run(
+                "--server.port=0", "--eventide.runtime.tick=20ms", "--spring.main.banner-mode=off");
     http = new Http(Integer.parseInt(app.getEnvironment().getProperty("local.server.port")));
   }
 
