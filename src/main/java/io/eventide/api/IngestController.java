@@ -1,9 +1,10 @@
 package io.eventide.api;
 
 import io.eventide.config.IngestProperties;
+import io.eventide.core.IngestResult;
+import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.pipeline.Timestamps;
-import io.eventide.runtime.IngestResult;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import java.nio.charset.StandardCharsets;
@@ -77,13 +78,15 @@ class IngestController {
                 : request.getHeaders().getContentType().getType()
                     + "/"
                     + request.getHeaders().getContentType().getSubtype());
-    return runtime(name)
-        .flatMap(
+    return runtimes
+        .using(
+            name,
+            () -> definition(name),
             runtime ->
                 ndjson
                     ? ingestNdjson(runtime, request.getBody(), limit)
                     : ingestJson(runtime, request.getBody(), limit))
-        .map(result -> ResponseEntity.status(HttpStatus.ACCEPTED).body(toJson(result)));
+        .map(result -> ResponseEntity.status(HttpStatus.ACCEPTED).body(result.toJson()));
   }
 
   private Mono<IngestResult> ingestJson(
@@ -162,9 +165,7 @@ class IngestController {
                 // Nothing in the first batch is JSON: the body is not NDJSON at all.
                 return Mono.error(new MalformedJsonException("no line of the body is JSON"));
               }
-              return Mono.fromFuture(() -> runtime.rejectUnreadable(unreadable))
-                  .flatMap(
-                      rejected -> Mono.fromFuture(() -> runtime.ingest(events)).map(rejected::plus))
+              return Mono.fromFuture(() -> runtime.ingest(events, unreadable, i -> null))
                   .doOnNext(result -> applied.accumulateAndGet(result, IngestResult::plus));
             },
             false,
@@ -172,61 +173,37 @@ class IngestController {
         .then(Mono.fromSupplier(applied::get))
         .doOnError(
             PayloadTooLargeException.class,
-            e -> e.getBody().setProperty("applied", toJson(applied.get())));
+            e -> e.getBody().setProperty("applied", applied.get().toJson()));
   }
 
   @PostMapping(path = "/{name}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)
   Mono<JsonNode> watermark(@PathVariable String name, @RequestBody byte[] body) {
     JsonNode json = requestJson.parse(body);
     WatermarkRequest req = WatermarkRequest.of(json);
-    return runtime(name)
-        .flatMap(
-            runtime ->
-                Mono.fromFuture(() -> runtime.postWatermark(req.source(), req.watermark()))
-                    .flatMap(
-                        accepted ->
-                            Mono.fromFuture(runtime::watermark)
-                                .map(
-                                    view -> {
-                                      ObjectNode out = JsonNodeFactory.instance.objectNode();
-                                      out.put("accepted", accepted);
-                                      if (!accepted) {
-                                        out.put(
-                                            "reason",
-                                            "the watermark would go backwards; it was ignored");
-                                      }
-                                      out.set("watermark", WatermarkJson.toJson(view));
-                                      return out;
-                                    })));
+    return runtimes.using(
+        name,
+        () -> definition(name),
+        runtime ->
+            Mono.fromFuture(() -> runtime.postWatermark(req.source(), req.watermark()))
+                .flatMap(
+                    accepted ->
+                        Mono.fromFuture(runtime::watermark)
+                            .map(
+                                view -> {
+                                  ObjectNode out = JsonNodeFactory.instance.objectNode();
+                                  out.put("accepted", accepted);
+                                  if (!accepted) {
+                                    out.put(
+                                        "reason",
+                                        "the watermark would go backwards; it was ignored");
+                                  }
+                                  out.set("watermark", WatermarkJson.toJson(view));
+                                  return out;
+                                })));
   }
 
-  /**
-   * The running pipeline, started on first use; 404 when it is not defined. A running pipeline is
-   * found without asking the registry: it holds its current definition, and a deleted one stops
-   * running, so the hot path makes no round trip to the store but the batch's commit.
-   */
-  private Mono<PipelineRuntime> runtime(String name) {
-    PipelineRuntime running = runtimes.find(name);
-    if (running != null && !running.failed()) {
-      return Mono.just(running);
-    }
-    return registry
-        .find(name)
-        .switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)))
-        .flatMap(runtimes::running);
-  }
-
-  static JsonNode toJson(IngestResult r) {
-    ObjectNode out = JsonNodeFactory.instance.objectNode();
-    out.put("accepted", r.accepted());
-    out.put("late", r.late());
-    out.put("duplicates", r.duplicates());
-    ObjectNode dropped = out.putObject("dropped");
-    dropped.put("expired", r.expired());
-    dropped.put("closed", r.closed());
-    dropped.put("future", r.future());
-    dropped.put("invalid", r.invalid());
-    return out;
+  private Mono<PipelineDefinition> definition(String name) {
+    return registry.find(name).switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)));
   }
 
   /** The body of a watermark post. */

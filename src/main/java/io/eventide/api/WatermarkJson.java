@@ -1,7 +1,7 @@
 package io.eventide.api;
 
+import io.eventide.core.WatermarkTracker;
 import io.eventide.pipeline.Timestamps;
-import io.eventide.runtime.WatermarkTracker;
 import io.eventide.runtime.WatermarkView;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;

@@ -1,5 +1,7 @@
 package io.eventide.engine;
 
+import java.util.Locale;
+
 /** Why an element did not reach a window. */
 public enum DropReason {
   /** The window is beyond its allowed lateness. */
@@ -13,6 +15,6 @@ public enum DropReason {
 
   /** The lower-case name used in every record Eventide writes. */
   public String wireName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 }

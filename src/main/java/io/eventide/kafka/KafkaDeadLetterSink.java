@@ -38,7 +38,7 @@ class KafkaDeadLetterSink implements DeadLetterListener {
   static ObjectNode toJson(DeadLetter letter) {
     ObjectNode json = JsonNodeFactory.instance.objectNode();
     json.put("pipeline", letter.pipeline());
-    json.put("reason", letter.reason());
+    json.put("reason", letter.reason().wireName());
     if (letter.path() != null) {
       json.put("path", letter.path());
     }

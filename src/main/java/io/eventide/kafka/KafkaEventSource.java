@@ -1,13 +1,13 @@
 package io.eventide.kafka;
 
 import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.listener.BatchMessageListener;
+import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -51,8 +51,11 @@ class KafkaEventSource implements BatchMessageListener<String, byte[]> {
             record.value() == null ? "" : new String(record.value(), StandardCharsets.UTF_8));
       }
     }
-    PipelineRuntime runtime = runtimes.runtimeOf(definition);
-    runtime.rejectUnreadable(unreadable).join();
-    runtime.ingest(events, sources::get).join();
+    runtimes
+        .using(
+            definition.name(),
+            () -> Mono.just(definition),
+            runtime -> Mono.fromFuture(() -> runtime.ingest(events, unreadable, sources::get)))
+        .block();
   }
 }

@@ -1,5 +1,6 @@
 package io.eventide.ops;
 
+import io.eventide.engine.DropReason;
 import io.eventide.engine.Timing;
 import java.util.List;
 
@@ -24,7 +25,7 @@ final class MeterNames {
   static final String COMMIT_FAILURES = "eventide.state.commit.failures";
 
   /** The reasons a dead letter gives, registered up front so that alerts see zeros, not gaps. */
-  static final List<String> DROP_REASONS = List.of("expired", "closed", "future", "invalid");
+  static final List<DropReason> DROP_REASONS = List.of(DropReason.values());
 
   static final List<Timing> TIMINGS = List.of(Timing.values());
 

@@ -2,9 +2,10 @@ package io.eventide.ops;
 
 import static io.eventide.ops.MeterNames.PIPELINE;
 
+import io.eventide.core.IngestResult;
+import io.eventide.engine.DropReason;
 import io.eventide.engine.Pane;
 import io.eventide.engine.Timing;
-import io.eventide.runtime.IngestResult;
 import io.eventide.runtime.RuntimeObserver;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
@@ -83,10 +84,10 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
     return Counter.builder(name).tag(PIPELINE, pipeline).register(registry);
   }
 
-  private Counter droppedCounter(String pipeline, String reason) {
+  private Counter droppedCounter(String pipeline, DropReason reason) {
     return Counter.builder(MeterNames.DROPPED)
         .tag(PIPELINE, pipeline)
-        .tag(MeterNames.REASON, reason)
+        .tag(MeterNames.REASON, reason.wireName())
         .register(registry);
   }
 

@@ -1,7 +1,7 @@
 package io.eventide.ops;
 
+import io.eventide.core.IngestResult;
 import io.eventide.engine.ProcessingClock;
-import io.eventide.runtime.IngestResult;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import io.eventide.runtime.RuntimeObserver;

@@ -1,5 +1,6 @@
 package io.eventide.runtime;
 
+import io.eventide.core.ShardStep;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
@@ -95,6 +96,11 @@ final class Committer {
       }
       done.completeExceptionally(e);
     }
+  }
+
+  /** Completes once every commit queued so far has completed, whether or not it succeeded. */
+  CompletableFuture<Void> drained() {
+    return tail.handle((v, error) -> null);
   }
 
   /** Whether durable state failed to commit; the runtime must then be rebuilt from the store. */

@@ -102,8 +102,8 @@ public class PipelineLifecycle {
                       created -> (drop ? dropState(name) : Mono.<Void>empty()).thenReturn(created))
                   .doOnNext(
                       created -> {
-                        if (!drop && running) {
-                          runtimes.find(name).redefine(definition);
+                        if (!drop) {
+                          runtimes.redefine(definition);
                         }
                         listeners.forEach(l -> l.defined(definition));
                       });
@@ -124,7 +124,8 @@ public class PipelineLifecycle {
   }
 
   private Mono<Void> dropState(String name) {
-    return runtimes.drop(name, store.drop(name)).doFinally(signal -> hub.close(name));
+    // Streams end before the pipeline can start again, so none carries a pane of the next one.
+    return runtimes.drop(name, store.drop(name).doOnTerminate(() -> hub.close(name)));
   }
 
   private static List<String> engineChanges(PipelineDefinition a, PipelineDefinition b) {

@@ -1,13 +1,17 @@
 package io.eventide.runtime;
 
+import io.eventide.core.IncomingEvent;
+import io.eventide.core.IngestResult;
+import io.eventide.core.PipelineCore;
+import io.eventide.core.ShardCore;
+import io.eventide.core.ShardOps;
+import io.eventide.core.ShardStep;
+import io.eventide.core.WatermarkMode;
+import io.eventide.core.WatermarkTracker;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
 import io.eventide.engine.aggregate.Aggregates;
-import io.eventide.pipeline.Event;
-import io.eventide.pipeline.EventReadResult;
-import io.eventide.pipeline.EventReader;
-import io.eventide.pipeline.InvalidEvent;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
@@ -20,39 +24,31 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.StringNode;
 
 /**
- * A live pipeline: its keys hashed into shards, its watermark derived from its sources, and the
- * wall clock driving processing time.
+ * A live pipeline: a {@link PipelineCore} whose shards run on serial queues of a shared pool, fed
+ * by requests and beaten by the wall clock.
  *
- * <p>Order is what makes it correct: under one short lock a batch's parts are queued on their
- * shards and then, if the batch moved the watermark, the advance is queued on every shard. Shards
- * run their queues in order, so a batch always sees the watermark as it stood when it arrived and
- * every later batch sees the advance. The same lock queues each batch's commit ({@link Committer}),
- * so commits follow the order in which the shards changed.
+ * <p>Order is what makes it correct: under one short lock a step's shard work is queued by the core
+ * (a batch's parts, then the watermark advance it caused) and its commit is queued behind the
+ * previous one ({@link Committer}). Shards run their queues in order, so a batch always sees the
+ * watermark as it stood when it arrived, and commits follow the order in which the shards changed.
  */
 public final class PipelineRuntime {
-  private volatile PipelineDefinition definition;
-  private volatile EventReader reader;
+  private final PipelineCore core;
   private final Shard[] shards;
-  private final WatermarkTracker tracker;
+  private final ShardOps<CompletableFuture<ShardStep>> ops;
   private final ProcessingClock clock;
-  private volatile long maxFutureSkew;
   private final RuntimeObserver observer;
   private final Committer committer;
-  private final boolean durable;
   private final Object order = new Object();
+  private final InFlight inFlight = new InFlight();
 
-  /** The tracker's state as last committed, so that an unchanged tracker is not rewritten. */
-  private String trackerCommitted;
+  /** Set once closed and drained: the beat then leaves the runtime alone. Guarded by order. */
+  private boolean closed;
 
   /** Refreshed on every beat, for gauges that must not wait for the shards. */
   private volatile int openWindows;
-
-  /** The watermark last queued to the shards. */
-  private volatile long watermark = Time.MIN;
 
   /**
    * @param state the pipeline's state as opened; the runtime starts where it left off
@@ -67,38 +63,64 @@ public final class PipelineRuntime {
       PaneListener panes,
       DeadLetterListener deadLetters,
       RuntimeObserver observer) {
-    this.definition = definition;
     this.clock = clock;
-    this.durable = durable;
     this.observer = observer;
     this.committer =
         new Committer(definition.name(), state, durable, panes, deadLetters, pool, observer);
-    this.reader = EventReader.of(definition, Aggregates.create(definition.aggregate().spec()));
-    this.maxFutureSkew = definition.watermark().maxFutureSkew().toMillis();
-    this.tracker =
-        new WatermarkTracker(
-            definition.watermark().maxOutOfOrderness().toMillis(),
-            definition.watermark().idleTimeout().toMillis(),
-            definition.watermark().idleAdvance());
-    if (state.tracker() != null) {
-      tracker.restore(JsonMapper.shared().readTree(state.tracker()));
-      trackerCommitted = state.tracker();
-    }
     this.shards = new Shard[state.shardCount()];
+    long watermark = Time.MAX;
     for (int i = 0; i < shards.length; i++) {
       shards[i] =
           new Shard(
-              i,
-              definition.name(),
-              definition.windowingStrategy(),
-              Aggregates.create(definition.aggregate().spec()),
-              clock,
-              pool,
-              durable,
-              state.shard(i));
-      watermark =
-          i == 0 ? shards[i].inputWatermark() : Math.min(watermark, shards[i].inputWatermark());
+              new ShardCore(
+                  i,
+                  definition.name(),
+                  definition.windowingStrategy(),
+                  Aggregates.create(definition.aggregate().spec()),
+                  clock,
+                  durable,
+                  state.shard(i)),
+              pool);
+      watermark = Math.min(watermark, shards[i].restoredWatermark());
     }
+    this.core =
+        new PipelineCore(
+            definition,
+            WatermarkMode.FROM_SOURCES,
+            shards.length,
+            watermark,
+            state.tracker(),
+            durable);
+    this.ops = new QueuedShards();
+  }
+
+  /**
+   * Starts a request's work on this runtime; every successful call is paired with {@link #exit()}.
+   *
+   * @return false when the runtime is closing for a reset or delete
+   */
+  boolean enter() {
+    return inFlight.enter();
+  }
+
+  void exit() {
+    inFlight.exit();
+  }
+
+  /**
+   * Lets no more requests in and completes once those in flight and every commit they queued are
+   * done, so that the state can be dropped with nothing left to write into it.
+   */
+  CompletableFuture<Void> close() {
+    return inFlight
+        .close()
+        .thenCompose(
+            v -> {
+              synchronized (order) {
+                closed = true;
+                return committer.drained();
+              }
+            });
   }
 
   /** Whether durable state failed to commit, so that the runtime must be rebuilt from the store. */
@@ -107,7 +129,7 @@ public final class PipelineRuntime {
   }
 
   public PipelineDefinition definition() {
-    return definition;
+    return core.definition();
   }
 
   /**
@@ -116,115 +138,45 @@ public final class PipelineRuntime {
    */
   void redefine(PipelineDefinition next) {
     synchronized (order) {
-      definition = next;
-      reader = EventReader.of(next, Aggregates.create(next.aggregate().spec()));
-      maxFutureSkew = next.watermark().maxFutureSkew().toMillis();
-      tracker.reconfigure(
-          next.watermark().maxOutOfOrderness().toMillis(),
-          next.watermark().idleTimeout().toMillis(),
-          next.watermark().idleAdvance());
+      core.redefine(next);
     }
   }
 
-  /** Reads, checks and applies one batch; completes once its effect is applied. */
+  /** Reads, checks and applies one batch; completes once its effect is committed. */
   public CompletableFuture<IngestResult> ingest(List<JsonNode> events) {
-    return ingest(events, i -> null);
+    return ingest(events, List.of(), i -> null);
   }
 
   /**
-   * Like {@link #ingest(List)}, for a transport whose events come from several sources in one batch
-   * (the partitions of a Kafka poll): {@code defaultSource} names the watermark source of event
-   * {@code i} when the event itself names none.
+   * Like {@link #ingest(List)}, with lines that are not JSON at all (dead-lettered as invalid) and,
+   * for a transport whose events come from several sources in one batch (the partitions of a Kafka
+   * poll), {@code defaultSource} naming the watermark source of event {@code i} when the event
+   * itself names none. One commit takes it all.
    */
   public CompletableFuture<IngestResult> ingest(
-      List<JsonNode> events, IntFunction<String> defaultSource) {
+      List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
     long started = System.nanoTime();
     long now = clock.now();
-    List<List<IncomingEvent>> perShard = new ArrayList<>(shards.length);
-    for (int i = 0; i < shards.length; i++) {
-      perShard.add(new ArrayList<>());
-    }
-    List<DeadLetter> rejected = new ArrayList<>();
-    int invalid = 0;
-    int future = 0;
-    for (int index = 0; index < events.size(); index++) {
-      JsonNode raw = events.get(index);
-      EventReadResult read = reader.read(raw);
-      if (read instanceof InvalidEvent bad) {
-        invalid++;
-        rejected.add(
-            new DeadLetter(definition.name(), raw, "invalid", bad.path(), bad.reason(), null, now));
-      } else if (read instanceof Event e) {
-        if (e.timestamp() > now + maxFutureSkew) {
-          future++;
-          rejected.add(
-              new DeadLetter(
-                  definition.name(),
-                  raw,
-                  "future",
-                  definition.event().timestamp(),
-                  "more than "
-                      + definition.watermark().maxFutureSkew()
-                      + " ahead of the wall clock",
-                  null,
-                  now));
-        } else {
-          String source = e.source() != null ? e.source() : defaultSource.apply(index);
-          perShard.get(shardOf(e.key())).add(new IncomingEvent(e, raw, source));
-        }
-      }
-    }
-    List<CompletableFuture<ShardStep>> steps = new ArrayList<>();
+    PipelineCore.ReadBatch batch = core.read(events, defaultSource, now);
+    List<DeadLetter> rejected = new ArrayList<>(batch.rejected());
+    rejected.addAll(core.unreadable(unreadable, now));
+    List<CompletableFuture<ShardStep>> steps;
     CompletableFuture<Void> committed;
     synchronized (order) {
-      for (int i = 0; i < shards.length; i++) {
-        List<IncomingEvent> part = perShard.get(i);
-        if (!part.isEmpty()) {
-          steps.add(shards[i].apply(part));
-          for (IncomingEvent in : part) {
-            tracker.observe(in.source(), in.event().timestamp(), now);
-          }
-        }
-      }
-      steps.addAll(advanceIfMoved(tracker.current(now)));
-      committed = committer.submit(steps, trackerChange(), rejected);
+      steps = core.apply(batch, now, ops);
+      committed = committer.submit(steps, core.trackerChange(), rejected);
     }
-    int f = future;
-    int inv = invalid;
+    IngestResult unread = new IngestResult(0, 0, 0, 0, 0, 0, unreadable.size());
     return committed.thenApply(
         v -> {
-          ShardOutcome sum = ShardOutcome.NONE;
+          IngestResult sum = unread;
           for (CompletableFuture<ShardStep> p : steps) {
             sum = sum.plus(p.join().outcome());
           }
-          IngestResult result = IngestResult.of(sum, f, inv);
-          observer.batchApplied(definition.name(), result, System.nanoTime() - started);
+          IngestResult result = batch.result(sum);
+          observer.batchApplied(core.definition().name(), result, System.nanoTime() - started);
           return result;
         });
-  }
-
-  /** Dead-letters lines of an NDJSON body that are not JSON; they count as invalid events. */
-  public CompletableFuture<IngestResult> rejectUnreadable(List<String> lines) {
-    if (lines.isEmpty()) {
-      return CompletableFuture.completedFuture(IngestResult.EMPTY);
-    }
-    long now = clock.now();
-    List<DeadLetter> letters = new ArrayList<>(lines.size());
-    for (String line : lines) {
-      letters.add(
-          new DeadLetter(
-              definition.name(),
-              StringNode.valueOf(line),
-              "invalid",
-              "",
-              "the line is not JSON",
-              null,
-              now));
-    }
-    IngestResult result = new IngestResult(0, 0, 0, 0, 0, 0, lines.size());
-    synchronized (order) {
-      return committer.submit(List.of(), null, letters).thenApply(v -> result);
-    }
   }
 
   /**
@@ -234,32 +186,30 @@ public final class PipelineRuntime {
    */
   public CompletableFuture<Boolean> postWatermark(String source, long value) {
     long now = clock.now();
-    boolean accepted;
+    PipelineCore.Posted<CompletableFuture<ShardStep>> posted;
     CompletableFuture<Void> committed;
     synchronized (order) {
-      accepted = tracker.post(source, value, now);
-      List<CompletableFuture<ShardStep>> advances = advanceIfMoved(tracker.current(now));
-      committed = committer.submit(advances, trackerChange(), List.of());
+      posted = core.postWatermark(source, value, now, ops);
+      committed = committer.submit(posted.steps(), core.trackerChange(), List.of());
     }
-    return committed.thenApply(v -> accepted);
+    return committed.thenApply(v -> posted.accepted());
   }
 
   /** The scheduler's beat: idle sources and the wall clock move time on. */
   public void tick() {
     long now = clock.now();
     synchronized (order) {
-      List<CompletableFuture<ShardStep>> steps = advanceIfMoved(tracker.current(now));
-      for (Shard s : shards) {
-        steps.add(s.fireProcessingTimers());
+      if (closed) {
+        return;
       }
-      committer.submit(steps, trackerChange(), List.of());
+      committer.submit(core.beat(now, ops), core.trackerChange(), List.of());
     }
     openWindows().thenAccept(n -> openWindows = n);
   }
 
   /** The input watermark now, without waiting for the shards. */
   public long inputWatermark() {
-    return watermark;
+    return core.watermark();
   }
 
   /** Open windows as of the last beat, without waiting for the shards. */
@@ -272,8 +222,8 @@ public final class PipelineRuntime {
     long input;
     List<WatermarkTracker.SourceView> sources;
     synchronized (order) {
-      input = watermark;
-      sources = tracker.sources(now);
+      input = core.watermark();
+      sources = core.sources(now);
     }
     List<CompletableFuture<Long>> outputs = new ArrayList<>();
     for (Shard s : shards) {
@@ -293,7 +243,7 @@ public final class PipelineRuntime {
   /** The open windows of a key (or of every key), for "why hasn't my window fired?". */
   public CompletableFuture<List<WindowSnapshot>> explain(String key) {
     if (key != null) {
-      return shards[shardOf(key)].explain(key);
+      return shards[core.shardOf(key)].explain(key);
     }
     List<CompletableFuture<List<WindowSnapshot>>> parts = new ArrayList<>();
     for (Shard s : shards) {
@@ -319,34 +269,21 @@ public final class PipelineRuntime {
         .thenApply(v -> parts.stream().mapToInt(CompletableFuture::join).sum());
   }
 
-  /** The tracker's state when durable and changed since the last commit, else null. */
-  private String trackerChange() {
-    if (!durable) {
-      return null;
+  /** The core's shard work, queued on the shards. */
+  private final class QueuedShards implements ShardOps<CompletableFuture<ShardStep>> {
+    @Override
+    public CompletableFuture<ShardStep> apply(int shard, List<IncomingEvent> part) {
+      return shards[shard].apply(part);
     }
-    String now = tracker.snapshot();
-    if (now.equals(trackerCommitted)) {
-      return null;
-    }
-    trackerCommitted = now;
-    return now;
-  }
 
-  private List<CompletableFuture<ShardStep>> advanceIfMoved(long candidate) {
-    List<CompletableFuture<ShardStep>> out = new ArrayList<>(shards.length * 2);
-    if (candidate <= watermark) {
-      return out;
+    @Override
+    public CompletableFuture<ShardStep> advanceWatermark(int shard, long watermark) {
+      return shards[shard].advanceWatermark(watermark);
     }
-    watermark = candidate;
-    for (Shard s : shards) {
-      out.add(s.advanceWatermark(candidate));
-    }
-    return out;
-  }
 
-  private int shardOf(String key) {
-    // Spread String hash codes, whose low bits are weak for similar keys.
-    int h = key.hashCode() * 0x9E3779B9;
-    return Math.floorMod(h ^ (h >>> 16), shards.length);
+    @Override
+    public CompletableFuture<ShardStep> fireProcessingTimers(int shard) {
+      return shards[shard].fireProcessingTimers();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.eventide.runtime;
 
 import io.eventide.config.RuntimeProperties;
+import io.eventide.core.IngestResult;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
@@ -11,8 +12,10 @@ import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;
 import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -21,6 +24,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -28,6 +34,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
 
 /**
  * The running pipelines. Shards of every pipeline share one pool of worker threads, and one
@@ -40,8 +47,17 @@ import reactor.core.scheduler.Schedulers;
 public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(PipelineRuntimes.class);
   private final Map<String, PipelineRuntime> running = new ConcurrentHashMap<>();
-  private final java.util.Set<String> unavailable = ConcurrentHashMap.newKeySet();
-  private final java.util.Set<String> dropping = ConcurrentHashMap.newKeySet();
+  private static final int RETRIES_WHEN_CLOSED = 16;
+  private final Set<String> unavailable = ConcurrentHashMap.newKeySet();
+  private final Map<String, CompletableFuture<Void>> dropping = new ConcurrentHashMap<>();
+
+  /**
+   * Moves on at every reset, delete and redefinition of any pipeline, so that a definition read
+   * before one never starts a runtime. One counter for all keeps nothing per deleted pipeline; a
+   * start that coincides with another pipeline's change merely reads its definition again.
+   */
+  private final AtomicLong generation = new AtomicLong();
+
   private volatile boolean stopped;
   private final RuntimeProperties properties;
   private final ProcessingClock clock;
@@ -77,27 +93,92 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
    * the store), and restarted from it when its durable state failed to commit.
    *
    * @throws io.eventide.state.StateUnavailableException when it must be started and the store
-   *     cannot be reached
+   *     cannot be reached, or the pipeline is being reset or deleted
    */
   public PipelineRuntime runtimeOf(PipelineDefinition definition) {
-    if (dropping.contains(definition.name())) {
-      throw new StateUnavailableException(
-          "pipeline '" + definition.name() + "' is being reset or deleted", null);
-    }
-    return running.compute(
-        definition.name(), (n, r) -> r == null || r.failed() ? start(definition) : r);
+    return runtimeOf(definition, generation.get());
   }
 
   /**
-   * {@link #runtimeOf} for request handlers: a healthy running runtime at once, else started off
-   * the event loop, since starting reads the state store.
+   * Runs a request's {@code work} on a pipeline's runtime, whole: a reset or delete waits for it to
+   * finish, and a request that meets a runtime already closing waits for the reset and starts again
+   * on the pipeline as it is then, reading its definition anew from {@code definition}, so that it
+   * is applied to exactly one generation. A running pipeline is found without asking for its
+   * definition, so the hot path makes no round trip but its commit.
+   *
+   * @param definition the pipeline's current definition, asked for only when it is not running
    */
-  public Mono<PipelineRuntime> running(PipelineDefinition definition) {
-    PipelineRuntime r = running.get(definition.name());
-    if (r != null && !r.failed()) {
-      return Mono.just(r);
+  public <T> Mono<T> using(
+      String name,
+      Supplier<Mono<PipelineDefinition>> definition,
+      Function<PipelineRuntime, Mono<T>> work) {
+    return Mono.defer(() -> attempt(name, definition, work))
+        .retryWhen(
+            Retry.max(RETRIES_WHEN_CLOSED)
+                .filter(RuntimeClosedException.class::isInstance)
+                .onRetryExhaustedThrow((spec, signal) -> signal.failure()));
+  }
+
+  private <T> Mono<T> attempt(
+      String name,
+      Supplier<Mono<PipelineDefinition>> definition,
+      Function<PipelineRuntime, Mono<T>> work) {
+    long generation = this.generation.get();
+    PipelineRuntime r = running.get(name);
+    Mono<PipelineRuntime> runtime =
+        r != null && !r.failed()
+            ? Mono.just(r)
+            : definition.get().flatMap(d -> started(d, generation));
+    return runtime.flatMap(
+        found ->
+            found.enter()
+                ? work.apply(found).doFinally(signal -> found.exit())
+                : Mono.error(new RuntimeClosedException(name)));
+  }
+
+  /**
+   * The runtime, started off the event loop when it is not running, since starting reads the store.
+   */
+  private Mono<PipelineRuntime> started(PipelineDefinition definition, long generation) {
+    CompletableFuture<Void> dropping = this.dropping.get(definition.name());
+    if (dropping != null) {
+      // The definition read may be the one being replaced or deleted: read it again afterwards.
+      return Mono.fromFuture(dropping, true)
+          .then(Mono.error(new RuntimeClosedException(definition.name())));
     }
-    return Mono.fromCallable(() -> runtimeOf(definition)).subscribeOn(Schedulers.boundedElastic());
+    return Mono.fromCallable(() -> runtimeOf(definition, generation))
+        .subscribeOn(Schedulers.boundedElastic());
+  }
+
+  private PipelineRuntime runtimeOf(PipelineDefinition definition, long generation) {
+    String name = definition.name();
+    if (dropping.containsKey(name)) {
+      throw new RuntimeClosedException(name);
+    }
+    return running.compute(
+        name,
+        (n, r) -> {
+          if (r != null && !r.failed()) {
+            return r;
+          }
+          if (generation != this.generation.get()) {
+            // Redefined or reset since the definition was read: it may be stale.
+            throw new RuntimeClosedException(name);
+          }
+          return start(definition);
+        });
+  }
+
+  /**
+   * Hands a definition that computes the same to the running pipeline (see {@link
+   * PipelineLifecycle}); a pipeline not running starts with it next time.
+   */
+  void redefine(PipelineDefinition definition) {
+    generation.incrementAndGet();
+    PipelineRuntime r = running.get(definition.name());
+    if (r != null) {
+      r.redefine(definition);
+    }
   }
 
   public PipelineRuntime find(String name) {
@@ -123,22 +204,36 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   }
 
   /** Every running pipeline. */
-  public java.util.Collection<PipelineRuntime> all() {
+  public Collection<PipelineRuntime> all() {
     return running.values();
   }
 
   /**
-   * Stops a pipeline's runtime and drops its state with {@code drop}. Until the drop completes the
-   * pipeline cannot start again, so that no runtime reads state that is half deleted.
+   * Stops a pipeline's runtime and drops its state with {@code drop}: requests in flight finish
+   * first, and until the drop completes the pipeline cannot start again, so that no runtime reads
+   * state that is half deleted. Completes only once the pipeline can start again, so that a request
+   * sent after the reset's answer finds the new generation.
    */
   public Mono<Void> drop(String name, Mono<Void> drop) {
-    return Mono.fromRunnable(
-            () -> {
-              dropping.add(name);
-              running.remove(name);
-            })
-        .then(drop)
-        .doFinally(signal -> dropping.remove(name));
+    return Mono.defer(
+        () -> {
+          CompletableFuture<Void> done = new CompletableFuture<>();
+          CompletableFuture<Void> earlier = dropping.putIfAbsent(name, done);
+          if (earlier != null) {
+            return Mono.fromFuture(earlier, true).then(drop(name, drop));
+          }
+          generation.incrementAndGet();
+          PipelineRuntime r = running.remove(name);
+          Runnable finish =
+              () -> {
+                dropping.remove(name, done);
+                done.complete(null);
+              };
+          return (r == null ? Mono.<Void>empty() : Mono.fromFuture(r::close))
+              .then(drop)
+              .doOnTerminate(finish)
+              .doOnCancel(finish);
+        });
   }
 
   private PipelineRuntime start(PipelineDefinition definition) {

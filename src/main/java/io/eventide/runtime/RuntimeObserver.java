@@ -1,5 +1,7 @@
 package io.eventide.runtime;
 
+import io.eventide.core.IngestResult;
+
 /**
  * Told what the runtime did, for metrics. Called on request and shard threads; implementations must
  * be cheap and thread-safe.

@@ -1,293 +1,57 @@
 package io.eventide.runtime;
 
-import io.eventide.engine.DropReason;
-import io.eventide.engine.ElementBatch;
-import io.eventide.engine.EventTimeEngine;
-import io.eventide.engine.KeyStateChanges;
-import io.eventide.engine.Pane;
-import io.eventide.engine.PaneOutput;
-import io.eventide.engine.ProcessingClock;
-import io.eventide.engine.Window;
-import io.eventide.engine.WindowFn;
+import io.eventide.core.IncomingEvent;
+import io.eventide.core.ShardCore;
+import io.eventide.core.ShardStep;
 import io.eventide.engine.WindowSnapshot;
-import io.eventide.engine.WindowingStrategy;
-import io.eventide.engine.aggregate.Aggregate;
-import io.eventide.pipeline.Event;
-import io.eventide.pipeline.PaneRecords;
-import io.eventide.sink.DeadLetter;
-import io.eventide.state.KeyedWindow;
-import io.eventide.state.RenderedPane;
-import io.eventide.state.ShardChanges;
-import io.eventide.state.ShardSnapshot;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
- * One single-threaded slice of a pipeline's keys: an engine, the ids it has seen, and a serial
- * queue of work. Everything a shard owns is reached only from its queue, so the engine needs no
- * locks; the shard is also the unit that will map to a Kafka partition when Eventide scales out.
- *
- * <p>Every step returns a {@link ShardStep}: the panes and dead letters it produced and, when state
- * is durable, the keys it changed, for the pipeline to commit.
+ * A {@link ShardCore} on a serial queue of a shared pool: everything the shard owns is reached only
+ * from its queue, so its engine needs no locks and shards of one pipeline run in parallel.
  */
 final class Shard {
-  private final int index;
-  private final String pipeline;
-  private final EventTimeEngine engine;
-  private final WindowingStrategy strategy;
+  private final ShardCore core;
   private final SerialExecutor queue;
-  private final ProcessingClock clock;
-  private final boolean durable;
-  private final IdTracker ids = new IdTracker();
-  private final java.util.Set<String> batchIds = new java.util.HashSet<>();
-  private final ElementBatch batch = new ElementBatch(256);
-  private final List<Pane> emitted = new ArrayList<>();
-  private final List<DeadLetter> letters = new ArrayList<>();
-  private final List<KeyedWindow> mergedAway = new ArrayList<>();
-  private final Changes changes = new Changes();
-  private final Map<String, Long> rememberedIds = new LinkedHashMap<>();
-  private long committedWatermark;
-  private final long[] starts;
-  private final long[] ends;
-  private int[] batchToCurrent = new int[256];
-  private DropReason[] firstDrop = new DropReason[256];
-  private Window[] firstDropWindow = new Window[256];
 
-  /**
-   * @param durable whether the state store keeps state, so that steps must report what changed
-   * @param restored the shard's state as the store had it
-   */
-  Shard(
-      int index,
-      String pipeline,
-      WindowingStrategy strategy,
-      Aggregate<?> aggregate,
-      ProcessingClock clock,
-      Executor pool,
-      boolean durable,
-      ShardSnapshot restored) {
-    this.index = index;
-    this.pipeline = pipeline;
-    this.strategy = strategy;
-    this.clock = clock;
-    this.durable = durable;
+  Shard(ShardCore core, Executor pool) {
+    this.core = core;
     this.queue = new SerialExecutor(pool);
-    this.engine = new EventTimeEngine(strategy, aggregate, clock, new Output());
-    WindowFn fn = strategy.windowFn();
-    this.starts = new long[fn.maxWindowsPerElement()];
-    this.ends = new long[fn.maxWindowsPerElement()];
-    if (durable) {
-      engine.trackChanges();
-    }
-    if (restored.watermark() != null) {
-      engine.restoreInputWatermark(restored.watermark());
-    }
-    restored.keys().forEach(engine::restoreKey);
-    restored.ids().forEach(ids::remember);
-    this.committedWatermark = engine.inputWatermark();
+  }
+
+  /** The watermark the engine had reached when the shard was restored; read before any step. */
+  long restoredWatermark() {
+    return core.inputWatermark();
   }
 
   CompletableFuture<ShardStep> apply(List<IncomingEvent> events) {
-    return submit(() -> step(applyNow(events)));
+    return submit(() -> core.apply(events));
   }
 
   CompletableFuture<ShardStep> advanceWatermark(long watermark) {
-    return submit(
-        () -> {
-          engine.advanceWatermark(watermark);
-          ids.expire(engine.inputWatermark());
-          return step(ShardOutcome.NONE);
-        });
+    return submit(() -> core.advanceWatermark(watermark));
   }
 
   CompletableFuture<ShardStep> fireProcessingTimers() {
-    return submit(
-        () -> {
-          engine.fireProcessingTimers();
-          return step(ShardOutcome.NONE);
-        });
-  }
-
-  /** The watermark the engine has reached, for a pipeline starting from restored state. */
-  long inputWatermark() {
-    return committedWatermark;
+    return submit(core::fireProcessingTimers);
   }
 
   CompletableFuture<List<WindowSnapshot>> explain(String key) {
-    return submit(() -> engine.explain(key));
+    return submit(() -> core.explain(key));
   }
 
   CompletableFuture<Long> outputWatermark() {
-    return submit(engine::outputWatermark);
+    return submit(core::outputWatermark);
   }
 
   CompletableFuture<Integer> openWindows() {
-    return submit(engine::openWindowCount);
+    return submit(core::openWindows);
   }
 
   private <T> CompletableFuture<T> submit(Supplier<T> work) {
     return CompletableFuture.supplyAsync(work, queue);
-  }
-
-  private ShardOutcome applyNow(List<IncomingEvent> events) {
-    batch.clear();
-    if (batchToCurrent.length < events.size()) {
-      int c = Math.max(events.size(), batchToCurrent.length * 2);
-      batchToCurrent = new int[c];
-      firstDrop = new DropReason[c];
-      firstDropWindow = new Window[c];
-    }
-    int duplicates = 0;
-    batchIds.clear();
-    for (int i = 0; i < events.size(); i++) {
-      Event e = events.get(i).event();
-      if (e.id() != null && (ids.knows(e.id()) || !batchIds.add(e.id()))) {
-        duplicates++;
-        continue;
-      }
-      int b = batch.add(e.key(), e.timestamp(), e.value(), e.payload(), e.volume());
-      batchToCurrent[b] = i;
-      firstDrop[b] = null;
-      firstDropWindow[b] = null;
-    }
-    engine.processBatch(batch);
-    int accepted = 0;
-    int late = 0;
-    int expired = 0;
-    int closed = 0;
-    long now = clock.now();
-    for (int b = 0; b < batch.size(); b++) {
-      if (batch.wasAdded(b)) {
-        // Only an applied event makes a later one with its id a duplicate; a dropped one can
-        // still be sent again, e.g. after its pipeline's lateness was raised.
-        Event added = events.get(batchToCurrent[b]).event();
-        if (added.id() != null) {
-          long expiry = idExpiry(added.timestamp());
-          ids.remember(added.id(), expiry);
-          if (durable) {
-            rememberedIds.put(added.id(), expiry);
-          }
-        }
-        accepted++;
-        if (batch.wasLate(b)) {
-          late++;
-        }
-        continue;
-      }
-      DropReason reason = firstDrop[b];
-      if (reason == DropReason.EXPIRED) {
-        expired++;
-      } else {
-        closed++;
-      }
-      IncomingEvent in = events.get(batchToCurrent[b]);
-      letters.add(
-          new DeadLetter(
-              pipeline,
-              in.raw(),
-              reason.wireName(),
-              null,
-              reason == DropReason.EXPIRED
-                  ? "the window is beyond its allowed lateness"
-                  : "the window's trigger has finished",
-              firstDropWindow[b],
-              now));
-    }
-    Arrays.fill(firstDropWindow, 0, batch.size(), null);
-    batch.clear();
-    return new ShardOutcome(accepted, late, duplicates, expired, closed);
-  }
-
-  /** Ids live as long as the latest window their event went to can change. */
-  private long idExpiry(long timestamp) {
-    int n = strategy.windowFn().assign(timestamp, starts, ends);
-    long maxEnd = Long.MIN_VALUE;
-    for (int i = 0; i < n; i++) {
-      maxEnd = Math.max(maxEnd, ends[i]);
-    }
-    return strategy.gcTime(maxEnd - 1);
-  }
-
-  /** Hands over what the step produced and, when durable, what it changed. */
-  private ShardStep step(ShardOutcome outcome) {
-    List<RenderedPane> panes = new ArrayList<>(emitted.size());
-    for (Pane pane : emitted) {
-      panes.add(new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString()));
-    }
-    List<DeadLetter> dropped = letters.isEmpty() ? List.of() : List.copyOf(letters);
-    List<KeyedWindow> merged = mergedAway.isEmpty() ? List.of() : List.copyOf(mergedAway);
-    emitted.clear();
-    letters.clear();
-    mergedAway.clear();
-    ShardChanges changed = null;
-    if (durable) {
-      engine.drainChanges(changes);
-      long watermark = engine.inputWatermark();
-      Long moved = watermark != committedWatermark ? watermark : null;
-      committedWatermark = watermark;
-      changed = changes.take(index, rememberedIds, moved);
-      rememberedIds.clear();
-    }
-    return new ShardStep(outcome, panes, merged, dropped, changed);
-  }
-
-  /** Collects the engine's changed keys between two steps. */
-  private static final class Changes implements KeyStateChanges {
-    private Map<String, byte[]> changed = new HashMap<>();
-    private List<String> removed = new ArrayList<>();
-
-    @Override
-    public void changed(String key, byte[] state) {
-      changed.put(key, state);
-    }
-
-    @Override
-    public void removed(String key) {
-      removed.add(key);
-    }
-
-    ShardChanges take(int shard, Map<String, Long> ids, Long watermark) {
-      ShardChanges out =
-          new ShardChanges(
-              shard,
-              changed.isEmpty() ? Map.of() : changed,
-              removed.isEmpty() ? List.of() : removed,
-              ids.isEmpty() ? Map.of() : new LinkedHashMap<>(ids),
-              watermark);
-      if (!changed.isEmpty()) {
-        changed = new HashMap<>();
-      }
-      if (!removed.isEmpty()) {
-        removed = new ArrayList<>();
-      }
-      return out;
-    }
-  }
-
-  private final class Output implements PaneOutput {
-    @Override
-    public void pane(Pane pane) {
-      emitted.add(pane);
-    }
-
-    @Override
-    public void merged(String key, Window from, Window into) {
-      mergedAway.add(new KeyedWindow(key, from.start(), from.end()));
-    }
-
-    @Override
-    public void dropped(int element, Window window, DropReason reason) {
-      if (firstDrop[element] == null) {
-        firstDrop[element] = reason;
-        firstDropWindow[element] = window;
-      }
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.eventide.runtime;
 
+import io.eventide.core.WatermarkTracker;
 import java.util.List;
 
 /**

@@ -1,32 +1,29 @@
 package io.eventide.simulation;
 
-import io.eventide.engine.ElementBatch;
-import io.eventide.engine.EventTimeEngine;
+import io.eventide.core.DirectShards;
+import io.eventide.core.IngestResult;
+import io.eventide.core.PipelineCore;
+import io.eventide.core.ShardCore;
+import io.eventide.core.ShardStep;
+import io.eventide.core.WatermarkMode;
 import io.eventide.engine.ManualClock;
-import io.eventide.engine.aggregate.Aggregate;
+import io.eventide.engine.Time;
 import io.eventide.engine.aggregate.Aggregates;
-import io.eventide.pipeline.Event;
-import io.eventide.pipeline.EventReadResult;
-import io.eventide.pipeline.EventReader;
-import io.eventide.pipeline.InvalidEvent;
 import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.WatermarkPolicy;
-import io.eventide.runtime.WatermarkTracker;
-import java.util.ArrayList;
+import io.eventide.state.ShardSnapshot;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 
-/** The state of one simulation in progress. */
+/**
+ * The state of one simulation in progress: the live pipeline core with one shard, on a manual
+ * clock. Every rule of the live runtime applies, since it is the same code.
+ */
 final class SimulationRun {
   private final PipelineDefinition pipeline;
-  private final EventReader reader;
   private final ManualClock clock;
+  private final PipelineCore core;
+  private final DirectShards shards;
   private final SimulationRecorder recorder;
-  private final EventTimeEngine engine;
-  private final ElementBatch batch = new ElementBatch(64);
-
-  /** The live source rules, when the watermark is derived from the events; else null. */
-  private final WatermarkTracker sources;
 
   SimulationRun(
       PipelineDefinition pipeline,
@@ -34,73 +31,56 @@ final class SimulationRun {
       boolean autoWatermark,
       SimulationLimits limits) {
     this.pipeline = pipeline;
-    Aggregate<?> aggregate = Aggregates.create(pipeline.aggregate().spec());
-    this.reader = EventReader.of(pipeline, aggregate);
     this.clock = new ManualClock(processingTimeStart);
     this.recorder = new SimulationRecorder(pipeline.name(), limits.maxOutputs());
-    this.engine = new EventTimeEngine(pipeline.windowingStrategy(), aggregate, clock, recorder);
-    WatermarkPolicy policy = pipeline.watermark();
-    this.sources =
-        autoWatermark
-            ? new WatermarkTracker(
-                policy.maxOutOfOrderness().toMillis(),
-                policy.idleTimeout().toMillis(),
-                policy.idleAdvance())
-            : null;
+    this.shards =
+        new DirectShards(
+            new ShardCore(
+                0,
+                pipeline.name(),
+                pipeline.windowingStrategy(),
+                Aggregates.create(pipeline.aggregate().spec()),
+                clock,
+                false,
+                ShardSnapshot.EMPTY));
+    this.core =
+        new PipelineCore(
+            pipeline,
+            autoWatermark ? WatermarkMode.FROM_SOURCES : WatermarkMode.EXPLICIT,
+            1,
+            Time.MIN,
+            null,
+            false);
   }
 
   void step(int index, SimulationStep step) {
+    recorder.startStep(index);
     if (step instanceof SimulationStep.Events events) {
-      events(index, events.events());
+      events(events.events());
     } else if (step instanceof SimulationStep.Watermark w) {
-      recorder.startStep(index, List.of());
-      if (sources == null) {
-        engine.advanceWatermark(w.watermark());
-      } else {
-        // As a post without a source does live: it moves every source.
-        sources.post(null, w.watermark(), clock.now());
-        engine.advanceWatermark(sources.current(clock.now()));
-      }
+      // As a post without a source does live: it moves every source.
+      recorder.record(core.postWatermark(null, w.watermark(), clock.now(), shards).steps());
     } else if (step instanceof SimulationStep.ProcessingTime p) {
-      recorder.startStep(index, List.of());
       clock.set(p.time());
-      // The live beat's order: idle sources may move the watermark, then timers fire.
-      if (sources != null) {
-        engine.advanceWatermark(sources.current(clock.now()));
-      }
-      engine.fireProcessingTimers();
+      recorder.record(core.beat(clock.now(), shards));
     }
   }
 
-  /** One engine batch; events that cannot be read are recorded as invalid and left out. */
-  private void events(int index, List<JsonNode> events) {
-    List<JsonNode> batchEvents = new ArrayList<>(events.size());
-    recorder.startStep(index, batchEvents);
-    batch.clear();
+  private void events(List<JsonNode> events) {
     long now = clock.now();
-    long maxFutureSkew = pipeline.watermark().maxFutureSkew().toMillis();
-    for (JsonNode event : events) {
-      EventReadResult read = reader.read(event);
-      if (!(read instanceof Event e)) {
-        recorder.invalid(event, (InvalidEvent) read);
-      } else if (sources != null && e.timestamp() > now + maxFutureSkew) {
-        recorder.future(event, pipeline.event().timestamp(), pipeline.watermark().maxFutureSkew());
-      } else {
-        batch.add(e.key(), e.timestamp(), e.value(), e.payload(), e.volume());
-        batchEvents.add(event);
-        if (sources != null) {
-          sources.observe(e.source(), e.timestamp(), now);
-        }
-      }
+    PipelineCore.ReadBatch batch = core.read(events, i -> null, now);
+    recorder.rejected(batch.rejected());
+    List<ShardStep> steps = core.apply(batch, now, shards);
+    recorder.record(steps);
+    IngestResult applied = IngestResult.EMPTY;
+    for (ShardStep s : steps) {
+      applied = applied.plus(s.outcome());
     }
-    engine.processBatch(batch);
-    // Live rule: a batch sees the watermark as it stood when it arrived, then moves it.
-    if (sources != null) {
-      engine.advanceWatermark(sources.current(now));
-    }
+    recorder.counted(batch.result(applied));
   }
 
   SimulationResult result() {
-    return new SimulationResult(recorder.outputs(), recorder.dropped(), pipeline.warnings());
+    return new SimulationResult(
+        recorder.outputs(), recorder.dropped(), recorder.counts(), pipeline.warnings());
   }
 }

@@ -178,7 +178,7 @@ class SimulateApiTest {
         .isEqualTo(
             "{\"step\":0,\"event\":{\"user\":\"u\",\"timestamp\":1,\"amount\":\"ten\"},"
                 + "\"reason\":\"invalid\",\"path\":\"/amount\","
-                + "\"detail\":\"must be a finite number\"}");
+                + "\"detail\":\"must be a finite number\",\"at\":\"1970-01-01T00:00:00.000Z\"}");
     assertThat(dropped.get(1).get("path").stringValue()).isEqualTo("/user");
     assertThat(dropped.get(1).get("detail").stringValue()).isEqualTo("is required");
     JsonNode outputs = result.get("outputs");
@@ -206,8 +206,9 @@ class SimulateApiTest {
     assertThat(dropped.get(0).toString())
         .isEqualTo(
             "{\"step\":2,\"event\":{\"key\":\"k\",\"timestamp\":1000,\"value\":0},"
-                + "\"reason\":\"expired\",\"window\":{\"start\":\"1970-01-01T00:00:00.000Z\","
-                + "\"end\":\"1970-01-01T00:01:00.000Z\"}}");
+                + "\"reason\":\"expired\",\"detail\":\"the window is beyond its allowed lateness\","
+                + "\"window\":{\"start\":\"1970-01-01T00:00:00.000Z\","
+                + "\"end\":\"1970-01-01T00:01:00.000Z\"},\"at\":\"1970-01-01T00:00:00.000Z\"}");
     JsonNode late = result.get("outputs").get(0);
     assertThat(late.get("pane").get("timing").stringValue()).isEqualTo("LATE");
     assertThat(late.get("window").get("start").stringValue()).isEqualTo("1970-01-01T00:01:00.000Z");

@@ -1,6 +1,6 @@
 package io.eventide.kafka;
 
-import io.eventide.runtime.IngestResult;
+import io.eventide.core.IngestResult;
 import io.eventide.runtime.RuntimeObserver;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

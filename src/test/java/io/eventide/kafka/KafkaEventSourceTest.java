@@ -3,7 +3,7 @@ package io.eventide.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.eventide.runtime.WatermarkTracker;
+import io.eventide.core.WatermarkTracker;
 import io.eventide.state.StateStore;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.eventide.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventide.core.IngestResult;
 import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.runtime.IngestResult;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import java.nio.charset.StandardCharsets;

@@ -327,7 +327,7 @@ public class RedisStateStore implements StateStore {
       }
       args.add(number(commit.deadLetters().size()));
       for (DeadLetter d : commit.deadLetters()) {
-        args.add(utf8(d.reason()));
+        args.add(utf8(d.reason().wireName()));
         args.add(utf8(d.toJson().toString()));
       }
       return bytes

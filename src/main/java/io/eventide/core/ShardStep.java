@@ -1,4 +1,4 @@
-package io.eventide.runtime;
+package io.eventide.core;
 
 import io.eventide.sink.DeadLetter;
 import io.eventide.state.KeyedWindow;
@@ -8,12 +8,12 @@ import java.util.List;
 
 /**
  * What one step of a shard produced: the fate of a batch part's events (none for a timer step), the
- * panes emitted (rendered on the shard's thread, so that shards render in parallel), the session
- * windows merged away, the events dropped, and what changed in durable state (null when state is
- * not durable).
+ * panes emitted (rendered by the shard, so that shards render in parallel), the session windows
+ * merged away, the events dropped, and what changed in durable state (null when state is not
+ * durable).
  */
-record ShardStep(
-    ShardOutcome outcome,
+public record ShardStep(
+    IngestResult outcome,
     List<RenderedPane> panes,
     List<KeyedWindow> mergedAway,
     List<DeadLetter> deadLetters,

@@ -1,4 +1,4 @@
-package io.eventide.runtime;
+package io.eventide.core;
 
 import io.eventide.engine.Time;
 import java.util.ArrayList;
@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -138,7 +139,8 @@ public final class WatermarkTracker {
   }
 
   /** Takes back what {@link #snapshot()} wrote. */
-  public void restore(JsonNode snapshot) {
+  public void restore(String snapshotJson) {
+    JsonNode snapshot = JsonMapper.shared().readTree(snapshotJson);
     floor = snapshot.get("floor").asLong();
     current = snapshot.get("current").asLong();
     sources.clear();

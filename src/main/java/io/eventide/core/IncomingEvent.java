@@ -1,4 +1,4 @@
-package io.eventide.runtime;
+package io.eventide.core;
 
 import io.eventide.pipeline.Event;
 import tools.jackson.databind.JsonNode;
@@ -7,4 +7,4 @@ import tools.jackson.databind.JsonNode;
  * A readable event on its way to a shard, with the JSON it came as (for dead letters) and the
  * watermark source it counts for (null: the default source).
  */
-record IncomingEvent(Event event, JsonNode raw, String source) {}
+public record IncomingEvent(Event event, JsonNode raw, String source) {}

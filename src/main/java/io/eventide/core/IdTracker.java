@@ -1,4 +1,4 @@
-package io.eventide.runtime;
+package io.eventide.core;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -8,7 +8,7 @@ import java.util.PriorityQueue;
  * Remembers event ids for as long as the windows they went to can still change, so that a
  * redelivered event is counted once. Ids are forgotten when the watermark passes their expiry.
  */
-final class IdTracker {
+public final class IdTracker {
   private record Entry(long expiry, String id) {}
 
   private final Map<String, Long> expiries = new HashMap<>();
@@ -16,26 +16,26 @@ final class IdTracker {
       new PriorityQueue<>((a, b) -> Long.compare(a.expiry, b.expiry));
 
   /** Whether an event with this id was applied and its windows can still change. */
-  boolean knows(String id) {
+  public boolean knows(String id) {
     return expiries.containsKey(id);
   }
 
   /** Remembers the id of an applied event until the watermark passes {@code expiry}. */
-  void remember(String id, long expiry) {
+  public void remember(String id, long expiry) {
     if (expiries.putIfAbsent(id, expiry) == null) {
       byExpiry.add(new Entry(expiry, id));
     }
   }
 
   /** Forgets the ids whose windows the watermark has garbage-collected. */
-  void expire(long watermark) {
+  public void expire(long watermark) {
     while (!byExpiry.isEmpty() && byExpiry.peek().expiry < watermark) {
       Entry e = byExpiry.poll();
       expiries.remove(e.id, e.expiry);
     }
   }
 
-  int size() {
+  public int size() {
     return expiries.size();
   }
 }

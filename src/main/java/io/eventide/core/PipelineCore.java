@@ -1,0 +1,247 @@
+package io.eventide.core;
+
+import io.eventide.engine.aggregate.Aggregates;
+import io.eventide.pipeline.Event;
+import io.eventide.pipeline.EventReadResult;
+import io.eventide.pipeline.EventReader;
+import io.eventide.pipeline.InvalidEvent;
+import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.WatermarkPolicy;
+import io.eventide.sink.DeadLetter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The rules of a pipeline above its shards, in one place for {@code /simulate} and the live
+ * runtime: reading events, refusing those from the future, routing keys to shards, deriving the
+ * input watermark from the sources, and the order of a step: a batch first sees the watermark as it
+ * stood when the batch arrived, then the watermark moves on.
+ *
+ * <p>{@link #read} touches no mutable state, so callers may read batches in parallel; every other
+ * method must be called one at a time, in the order the steps are to apply.
+ */
+public final class PipelineCore {
+  private final int shardCount;
+  private final boolean durable;
+
+  /** Null when the watermark is {@link WatermarkMode#EXPLICIT}. */
+  private final WatermarkTracker tracker;
+
+  private volatile PipelineDefinition definition;
+  private volatile EventReader reader;
+
+  /** The watermark last handed to the shards. */
+  private volatile long watermark;
+
+  /** The tracker's state as last committed, so that an unchanged tracker is not rewritten. */
+  private String trackerCommitted;
+
+  /**
+   * @param watermark the watermark the shards have reached (the lowest over shards on a restart)
+   * @param restoredTracker the tracker's state as last committed, or null
+   * @param durable whether the tracker's changes must be reported for commit
+   */
+  public PipelineCore(
+      PipelineDefinition definition,
+      WatermarkMode mode,
+      int shardCount,
+      long watermark,
+      String restoredTracker,
+      boolean durable) {
+    this.shardCount = shardCount;
+    this.durable = durable;
+    this.watermark = watermark;
+    this.definition = definition;
+    this.reader = EventReader.of(definition, Aggregates.create(definition.aggregate().spec()));
+    WatermarkPolicy policy = definition.watermark();
+    this.tracker =
+        mode == WatermarkMode.EXPLICIT
+            ? null
+            : new WatermarkTracker(
+                policy.maxOutOfOrderness().toMillis(),
+                policy.idleTimeout().toMillis(),
+                policy.idleAdvance());
+    if (tracker != null && restoredTracker != null) {
+      tracker.restore(restoredTracker);
+      trackerCommitted = restoredTracker;
+    }
+  }
+
+  public PipelineDefinition definition() {
+    return definition;
+  }
+
+  /**
+   * Takes a definition that computes the same: new event pointers and watermark settings apply to
+   * the next batch; windows and watermarks are kept.
+   */
+  public void redefine(PipelineDefinition next) {
+    definition = next;
+    reader = EventReader.of(next, Aggregates.create(next.aggregate().spec()));
+    if (tracker != null) {
+      WatermarkPolicy policy = next.watermark();
+      tracker.reconfigure(
+          policy.maxOutOfOrderness().toMillis(),
+          policy.idleTimeout().toMillis(),
+          policy.idleAdvance());
+    }
+  }
+
+  /** A batch read and sorted: each shard's part, and the events refused before any shard. */
+  public record ReadBatch(
+      List<List<IncomingEvent>> parts, List<DeadLetter> rejected, int future, int invalid) {
+
+    /** The batch's counts, given the outcome of its parts. */
+    public IngestResult result(IngestResult shards) {
+      return shards.plus(new IngestResult(0, 0, 0, 0, 0, future, invalid));
+    }
+  }
+
+  /**
+   * Reads a batch at wall-clock time {@code now}. Safe to call from several threads at once.
+   *
+   * @param defaultSource the watermark source of event {@code i} when the event names none (the
+   *     partitions of a Kafka poll); may return null for the default source
+   */
+  public ReadBatch read(List<JsonNode> events, IntFunction<String> defaultSource, long now) {
+    PipelineDefinition d = definition;
+    EventReader r = reader;
+    long latest = tracker == null ? Long.MAX_VALUE : now + d.watermark().maxFutureSkew().toMillis();
+    List<List<IncomingEvent>> parts = new ArrayList<>(shardCount);
+    for (int i = 0; i < shardCount; i++) {
+      parts.add(new ArrayList<>());
+    }
+    List<DeadLetter> rejected = new ArrayList<>();
+    int invalid = 0;
+    int future = 0;
+    for (int index = 0; index < events.size(); index++) {
+      JsonNode raw = events.get(index);
+      EventReadResult read = r.read(raw);
+      if (read instanceof InvalidEvent bad) {
+        invalid++;
+        rejected.add(DeadLetter.invalid(d.name(), raw, bad.path(), bad.reason(), now));
+      } else if (read instanceof Event e) {
+        if (e.timestamp() > latest) {
+          future++;
+          rejected.add(
+              DeadLetter.future(
+                  d.name(), raw, d.event().timestamp(), d.watermark().maxFutureSkew(), now));
+        } else {
+          String source = e.source() != null ? e.source() : defaultSource.apply(index);
+          parts.get(shardOf(e.key())).add(new IncomingEvent(e, raw, source));
+        }
+      }
+    }
+    return new ReadBatch(parts, rejected, future, invalid);
+  }
+
+  /** Dead letters for lines of a body, or records, that are not JSON at all. */
+  public List<DeadLetter> unreadable(List<String> lines, long now) {
+    List<DeadLetter> letters = new ArrayList<>(lines.size());
+    for (String line : lines) {
+      letters.add(DeadLetter.unreadable(definition.name(), line, now));
+    }
+    return letters;
+  }
+
+  /**
+   * Applies a batch read at {@code now}: each shard takes its part, the sources take the events'
+   * times, and then, if that moved the watermark, every shard advances.
+   *
+   * @return the shards' steps, in the order they must be committed
+   */
+  public <S> List<S> apply(ReadBatch batch, long now, ShardOps<S> shards) {
+    List<S> steps = new ArrayList<>(shardCount * 2);
+    for (int i = 0; i < shardCount; i++) {
+      List<IncomingEvent> part = batch.parts().get(i);
+      if (part.isEmpty()) {
+        continue;
+      }
+      steps.add(shards.apply(i, part));
+      if (tracker != null) {
+        for (IncomingEvent in : part) {
+          tracker.observe(in.source(), in.event().timestamp(), now);
+        }
+      }
+    }
+    advanceIfMoved(now, shards, steps);
+    return steps;
+  }
+
+  /** The result of an explicit watermark: whether it was taken, and the shards' steps. */
+  public record Posted<S>(boolean accepted, List<S> steps) {}
+
+  /**
+   * Applies an explicit watermark for a source, or for every source when {@code source} is null.
+   * One that would go backwards is ignored and reported so.
+   */
+  public <S> Posted<S> postWatermark(String source, long value, long now, ShardOps<S> shards) {
+    List<S> steps = new ArrayList<>(shardCount);
+    if (tracker == null) {
+      boolean forward = value >= watermark;
+      advance(value, shards, steps);
+      return new Posted<>(forward, steps);
+    }
+    boolean accepted = tracker.post(source, value, now);
+    advanceIfMoved(now, shards, steps);
+    return new Posted<>(accepted, steps);
+  }
+
+  /** A beat of processing time: idle sources may move the watermark, then timers fire. */
+  public <S> List<S> beat(long now, ShardOps<S> shards) {
+    List<S> steps = new ArrayList<>(shardCount * 2);
+    advanceIfMoved(now, shards, steps);
+    for (int i = 0; i < shardCount; i++) {
+      steps.add(shards.fireProcessingTimers(i));
+    }
+    return steps;
+  }
+
+  /** The input watermark last handed to the shards. */
+  public long watermark() {
+    return watermark;
+  }
+
+  /** The sources' watermarks as of {@code now}; none when the watermark is explicit. */
+  public List<WatermarkTracker.SourceView> sources(long now) {
+    return tracker == null ? List.of() : tracker.sources(now);
+  }
+
+  /** The tracker's state when durable and changed since the last call, else null. */
+  public String trackerChange() {
+    if (!durable || tracker == null) {
+      return null;
+    }
+    String now = tracker.snapshot();
+    if (now.equals(trackerCommitted)) {
+      return null;
+    }
+    trackerCommitted = now;
+    return now;
+  }
+
+  /** The shard that owns {@code key}. */
+  public int shardOf(String key) {
+    // Spread String hash codes, whose low bits are weak for similar keys.
+    int h = key.hashCode() * 0x9E3779B9;
+    return Math.floorMod(h ^ (h >>> 16), shardCount);
+  }
+
+  private <S> void advanceIfMoved(long now, ShardOps<S> shards, List<S> steps) {
+    if (tracker != null) {
+      advance(tracker.current(now), shards, steps);
+    }
+  }
+
+  private <S> void advance(long candidate, ShardOps<S> shards, List<S> steps) {
+    if (candidate <= watermark) {
+      return;
+    }
+    watermark = candidate;
+    for (int i = 0; i < shardCount; i++) {
+      steps.add(shards.advanceWatermark(i, watermark));
+    }
+  }
+}
