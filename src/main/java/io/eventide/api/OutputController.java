@@ -15,7 +15,7 @@ import io.eventide.security.Credentials;
 import io.eventide.sink.PaneEvent;
 import io.eventide.sink.PaneHub;
 import io.eventide.sink.PaneStreamItem;
-import io.eventide.state.StateStore;
+import io.eventide.state.OutputStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -48,7 +48,7 @@ class OutputController {
   private final PipelineRegistry registry;
   private final PipelineRuntimes runtimes;
   private final PaneHub hub;
-  private final StateStore store;
+  private final OutputStore store;
   private final OutputProperties properties;
   private final StreamPermits permits;
 
@@ -56,7 +56,7 @@ class OutputController {
       PipelineRegistry registry,
       PipelineRuntimes runtimes,
       PaneHub hub,
-      StateStore store,
+      OutputStore store,
       OutputProperties properties,
       StreamPermits permits) {
     this.registry = registry;

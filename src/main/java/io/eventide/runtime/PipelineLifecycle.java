@@ -14,7 +14,6 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 /**
@@ -59,8 +58,7 @@ public class PipelineLifecycle {
     }
     registry
         .list()
-        .publishOn(Schedulers.boundedElastic())
-        .doOnNext(runtimes::runtimeOf)
+        .flatMap(d -> Mono.fromFuture(runtimes.runtimeOf(d)))
         .then()
         .doOnError(
             e -> log.warn("pipelines wait for the state store to resume: {}", e.getMessage()))
@@ -125,7 +123,7 @@ public class PipelineLifecycle {
 
   private Mono<Void> dropState(String name) {
     // Streams end before the pipeline can start again, so none carries a pane of the next one.
-    return runtimes.drop(name, store.drop(name).doOnTerminate(() -> hub.close(name)));
+    return runtimes.drop(name, () -> store.drop(name).whenComplete((v, e) -> hub.close(name)));
   }
 
   private static List<String> engineChanges(PipelineDefinition a, PipelineDefinition b) {

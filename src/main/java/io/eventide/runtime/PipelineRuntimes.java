@@ -12,7 +12,7 @@ import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;
 import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
-import java.util.Collection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,7 +33,6 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 /**
@@ -46,8 +45,14 @@ import reactor.util.retry.Retry;
 @Component
 public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(PipelineRuntimes.class);
-  private final Map<String, PipelineRuntime> running = new ConcurrentHashMap<>();
   private static final int RETRIES_WHEN_CLOSED = 16;
+
+  /**
+   * Each pipeline's runtime, or its start while the store is being read: a start is a future put
+   * into the map at once, so that the map's lock is never held while the store answers.
+   */
+  private final Map<String, CompletableFuture<PipelineRuntime>> running = new ConcurrentHashMap<>();
+
   private final Set<String> unavailable = ConcurrentHashMap.newKeySet();
   private final Map<String, CompletableFuture<Void>> dropping = new ConcurrentHashMap<>();
 
@@ -84,19 +89,21 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
     this.workers =
         Executors.newFixedThreadPool(properties.workerCount(), threads("eventide-shard"));
     this.beat = Executors.newSingleThreadScheduledExecutor(threads("eventide-clock"));
-    long tick = properties.tick().toMillis();
-    beat.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
   }
 
   /**
-   * The runtime of a defined pipeline, started from the state store on first use (which blocks on
-   * the store), and restarted from it when its durable state failed to commit.
+   * A pipeline's runtime, started when it is not running (reading its state from the store) and
+   * restarted from the store when its durable state failed to commit. Never blocks.
    *
-   * @throws io.eventide.state.StateUnavailableException when it must be started and the store
-   *     cannot be reached, or the pipeline is being reset or deleted
+   * @return fails with {@link StateUnavailableException} when the store cannot be reached, or
+   *     {@link RuntimeClosedException} while the pipeline is being reset or deleted
    */
-  public PipelineRuntime runtimeOf(PipelineDefinition definition) {
-    return runtimeOf(definition, generation.get());
+  public CompletableFuture<PipelineRuntime> runtimeOf(PipelineDefinition definition) {
+    try {
+      return runtimeOf(definition, generation.get());
+    } catch (RuntimeClosedException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   /**
@@ -124,11 +131,9 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
       Supplier<Mono<PipelineDefinition>> definition,
       Function<PipelineRuntime, Mono<T>> work) {
     long generation = this.generation.get();
-    PipelineRuntime r = running.get(name);
+    PipelineRuntime r = find(name);
     Mono<PipelineRuntime> runtime =
-        r != null && !r.failed()
-            ? Mono.just(r)
-            : definition.get().flatMap(d -> started(d, generation));
+        r != null ? Mono.just(r) : definition.get().flatMap(d -> started(d, generation));
     return runtime.flatMap(
         found ->
             found.enter()
@@ -136,9 +141,6 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
                 : Mono.error(new RuntimeClosedException(name)));
   }
 
-  /**
-   * The runtime, started off the event loop when it is not running, since starting reads the store.
-   */
   private Mono<PipelineRuntime> started(PipelineDefinition definition, long generation) {
     CompletableFuture<Void> dropping = this.dropping.get(definition.name());
     if (dropping != null) {
@@ -146,11 +148,11 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
       return Mono.fromFuture(dropping, true)
           .then(Mono.error(new RuntimeClosedException(definition.name())));
     }
-    return Mono.fromCallable(() -> runtimeOf(definition, generation))
-        .subscribeOn(Schedulers.boundedElastic());
+    return Mono.defer(() -> Mono.fromFuture(runtimeOf(definition, generation), true));
   }
 
-  private PipelineRuntime runtimeOf(PipelineDefinition definition, long generation) {
+  private CompletableFuture<PipelineRuntime> runtimeOf(
+      PipelineDefinition definition, long generation) {
     String name = definition.name();
     if (dropping.containsKey(name)) {
       throw new RuntimeClosedException(name);
@@ -158,7 +160,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
     return running.compute(
         name,
         (n, r) -> {
-          if (r != null && !r.failed()) {
+          if (r != null && !(r.isDone() && failed(r))) {
             return r;
           }
           if (generation != this.generation.get()) {
@@ -169,20 +171,28 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
         });
   }
 
+  /** Whether a finished start failed, or its runtime's durable state did. */
+  private static boolean failed(CompletableFuture<PipelineRuntime> started) {
+    return started.isCompletedExceptionally() || started.join().failed();
+  }
+
   /**
    * Hands a definition that computes the same to the running pipeline (see {@link
    * PipelineLifecycle}); a pipeline not running starts with it next time.
    */
   void redefine(PipelineDefinition definition) {
     generation.incrementAndGet();
-    PipelineRuntime r = running.get(definition.name());
+    CompletableFuture<PipelineRuntime> r = running.get(definition.name());
     if (r != null) {
-      r.redefine(definition);
+      // One still starting takes the definition once it has; the registry has it already.
+      r.thenAccept(runtime -> runtime.redefine(definition));
     }
   }
 
+  /** A pipeline's runtime when it is running and healthy, else null. */
   public PipelineRuntime find(String name) {
-    return running.get(name);
+    CompletableFuture<PipelineRuntime> r = running.get(name);
+    return r != null && r.isDone() && !failed(r) ? r.join() : null;
   }
 
   /**
@@ -190,13 +200,13 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
    * that a dashboard looking in does not make a later redefinition need a reset.
    */
   public CompletableFuture<List<WindowSnapshot>> explain(String name, String key) {
-    PipelineRuntime r = running.get(name);
+    PipelineRuntime r = find(name);
     return r == null ? CompletableFuture.completedFuture(List.of()) : r.explain(key);
   }
 
   /** A pipeline's watermarks; a pipeline that is not running is at the beginning of time. */
   public CompletableFuture<WatermarkView> watermark(String name) {
-    PipelineRuntime r = running.get(name);
+    PipelineRuntime r = find(name);
     return r == null
         ? CompletableFuture.completedFuture(
             new WatermarkView(Time.MIN, Time.MIN, clock.now(), List.of()))
@@ -204,8 +214,14 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   }
 
   /** Every running pipeline. */
-  public Collection<PipelineRuntime> all() {
-    return running.values();
+  public List<PipelineRuntime> all() {
+    List<PipelineRuntime> all = new ArrayList<>(running.size());
+    for (CompletableFuture<PipelineRuntime> r : running.values()) {
+      if (r.isDone() && !r.isCompletedExceptionally()) {
+        all.add(r.join());
+      }
+    }
+    return all;
   }
 
   /**
@@ -214,7 +230,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
    * state that is half deleted. Completes only once the pipeline can start again, so that a request
    * sent after the reset's answer finds the new generation.
    */
-  public Mono<Void> drop(String name, Mono<Void> drop) {
+  public Mono<Void> drop(String name, Supplier<CompletableFuture<Void>> drop) {
     return Mono.defer(
         () -> {
           CompletableFuture<Void> done = new CompletableFuture<>();
@@ -223,51 +239,79 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
             return Mono.fromFuture(earlier, true).then(drop(name, drop));
           }
           generation.incrementAndGet();
-          PipelineRuntime r = running.remove(name);
+          CompletableFuture<PipelineRuntime> r = running.remove(name);
           Runnable finish =
               () -> {
                 dropping.remove(name, done);
                 done.complete(null);
               };
-          return (r == null ? Mono.<Void>empty() : Mono.fromFuture(r::close))
-              .then(drop)
+          // A start still reading the store is waited for, so that nothing it writes (its epoch)
+          // lands after the drop; a start that failed has nothing to close.
+          CompletableFuture<Void> closed =
+              r == null
+                  ? CompletableFuture.completedFuture(null)
+                  : r.handle((runtime, error) -> runtime)
+                      .thenCompose(
+                          runtime ->
+                              runtime == null
+                                  ? CompletableFuture.completedFuture(null)
+                                  : runtime.close());
+          return Mono.fromFuture(closed.thenCompose(v -> drop.get()), true)
               .doOnTerminate(finish)
               .doOnCancel(finish);
         });
   }
 
-  private PipelineRuntime start(PipelineDefinition definition) {
-    return new PipelineRuntime(
-        definition,
-        store.open(definition.name(), properties.shardCount()),
-        store.durable(),
-        workers,
-        clock,
-        panes,
-        deadLetters,
-        observer);
+  private CompletableFuture<PipelineRuntime> start(PipelineDefinition definition) {
+    String name = definition.name();
+    return store
+        .open(name, properties.shardCount())
+        // Restoring decodes every key: off the store client's I/O thread.
+        .thenApplyAsync(
+            state ->
+                new PipelineRuntime(
+                    definition,
+                    state,
+                    store.durable(),
+                    workers,
+                    clock,
+                    panes,
+                    deadLetters,
+                    observer),
+            workers)
+        .whenComplete(
+            (runtime, error) -> {
+              if (error == null) {
+                if (unavailable.remove(name)) {
+                  log.info("pipeline {} resumed from the state store", name);
+                }
+              } else if (unavailable.add(name)) {
+                // Said once per outage, not every beat; the beat keeps trying.
+                log.warn("pipeline {} waits for the state store: {}", name, error.getMessage());
+              }
+            });
   }
 
+  /**
+   * Beats every pipeline. One whose durable state failed is restarted from the store in the
+   * background and beaten once it has started, so that no pipeline's store trouble holds up the
+   * clock of the others.
+   */
   private void tick() {
-    for (PipelineRuntime r : running.values()) {
-      String name = r.definition().name();
+    for (CompletableFuture<PipelineRuntime> started : running.values()) {
+      if (!started.isDone() || started.isCompletedExceptionally()) {
+        continue;
+      }
+      PipelineRuntime r = started.join();
       try {
         if (r.failed()) {
-          runtimeOf(r.definition()).tick();
+          runtimeOf(r.definition()).thenAccept(PipelineRuntime::tick);
         } else {
           r.tick();
         }
-        if (unavailable.remove(name)) {
-          log.info("pipeline {} resumed from the state store", name);
-        }
-      } catch (StateUnavailableException e) {
-        // Said once per outage, not every beat; the beat keeps trying.
-        if (unavailable.add(name)) {
-          log.warn("pipeline {} waits for the state store: {}", name, e.getMessage());
-        }
       } catch (RuntimeException e) {
         // One pipeline's failure must not stop the clock for the others.
-        log.error("tick failed for {}", name, e);
+        log.error("tick failed for {}", r.definition().name(), e);
       }
     }
   }
@@ -284,7 +328,8 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
 
   @Override
   public void start() {
-    // The beat starts with the bean; this lifecycle is only there to stop it in order.
+    long tick = properties.tick().toMillis();
+    beat.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
   }
 
   @Override

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.core.WatermarkTracker;
-import io.eventide.state.StateStore;
+import io.eventide.state.OutputStore;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +26,7 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
   private static final String TOPIC = "clicks-in";
 
   @Autowired KafkaEventSources sources;
-  @Autowired StateStore store;
+  @Autowired OutputStore store;
   @Autowired DuplicateCounter duplicates;
 
   @Test

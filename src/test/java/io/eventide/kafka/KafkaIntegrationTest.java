@@ -91,7 +91,7 @@ abstract class KafkaIntegrationTest {
   }
 
   PipelineRuntime runtime(String pipeline) {
-    return runtimes.runtimeOf(registry.find(pipeline).block());
+    return runtimes.runtimeOf(registry.find(pipeline).block()).join();
   }
 
   static String event(String key, String time, double value, String id) {

@@ -66,7 +66,7 @@ class VersionedResultsTest {
         }
         Collections.shuffle(indexes, random);
         // Every writer owns the pipeline under the same epoch, as shards of one runtime do.
-        PipelineState state = store.open(pipeline, 1);
+        PipelineState state = store.open(pipeline, 1).join();
         List<CompletableFuture<List<String>>> commits = new ArrayList<>();
         for (int index : indexes) {
           commits.add(
@@ -89,7 +89,7 @@ class VersionedResultsTest {
 
   @Test
   void oneLargeCommitWritesEveryKeyAndKeepsTheHighestIndexOfAWindowItCarriesTwice() {
-    PipelineState state = store.open("large", 1);
+    PipelineState state = store.open("large", 1).join();
     java.util.Map<String, byte[]> changed = new java.util.LinkedHashMap<>();
     java.util.Map<String, Long> ids = new java.util.LinkedHashMap<>();
     for (int i = 0; i < 2500; i++) {
@@ -105,7 +105,7 @@ class VersionedResultsTest {
                 List.of(),
                 List.of()))
         .join();
-    PipelineState reopened = store.open("large", 7);
+    PipelineState reopened = store.open("large", 7).join();
     assertThat(reopened.shardCount()).isEqualTo(1);
     ShardSnapshot shard = reopened.shard(0);
     assertThat(shard.keys()).hasSize(2500);
@@ -125,8 +125,8 @@ class VersionedResultsTest {
 
   @Test
   void anOwnerFencedByALaterOneCanNoLongerCommit() {
-    PipelineState first = store.open("fenced", 1);
-    PipelineState second = store.open("fenced", 1);
+    PipelineState first = store.open("fenced", 1).join();
+    PipelineState second = store.open("fenced", 1).join();
     assertThat(commit(second, "fenced", 0)).succeedsWithin(Duration.ofSeconds(5));
     assertThat(commit(first, "fenced", 1))
         .failsWithin(Duration.ofSeconds(5))

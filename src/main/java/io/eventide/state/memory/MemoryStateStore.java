@@ -8,6 +8,7 @@ import io.eventide.sink.DeadLetter;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
 import io.eventide.state.KeyedWindow;
+import io.eventide.state.OutputStore;
 import io.eventide.state.PipelineState;
 import io.eventide.state.RenderedPane;
 import io.eventide.state.ShardSnapshot;
@@ -29,7 +30,7 @@ import tools.jackson.databind.JsonNode;
  * Keeps outputs in this process, bounded per pipeline, and engine state nowhere but in the engines
  * themselves: the embedded default, needing no external service, and losing everything on restart.
  */
-public class MemoryStateStore implements StateStore {
+public class MemoryStateStore implements StateStore, OutputStore {
   private static final Comparator<KeyedWindow> ORDER =
       Comparator.comparingLong(KeyedWindow::start)
           .thenComparing(KeyedWindow::key)
@@ -76,29 +77,30 @@ public class MemoryStateStore implements StateStore {
   }
 
   @Override
-  public PipelineState open(String pipeline, int proposedShards) {
+  public CompletableFuture<PipelineState> open(String pipeline, int proposedShards) {
     Outputs outputs = outputs(pipeline);
-    return new PipelineState() {
-      @Override
-      public int shardCount() {
-        return proposedShards;
-      }
+    return CompletableFuture.completedFuture(
+        new PipelineState() {
+          @Override
+          public int shardCount() {
+            return proposedShards;
+          }
 
-      @Override
-      public ShardSnapshot shard(int index) {
-        return ShardSnapshot.EMPTY;
-      }
+          @Override
+          public ShardSnapshot shard(int index) {
+            return ShardSnapshot.EMPTY;
+          }
 
-      @Override
-      public String tracker() {
-        return null;
-      }
+          @Override
+          public String tracker() {
+            return null;
+          }
 
-      @Override
-      public CompletableFuture<List<String>> commit(Commit commit) {
-        return CompletableFuture.completedFuture(write(outputs, commit));
-      }
-    };
+          @Override
+          public CompletableFuture<List<String>> commit(Commit commit) {
+            return CompletableFuture.completedFuture(write(outputs, commit));
+          }
+        });
   }
 
   private List<String> write(Outputs o, Commit commit) {
@@ -135,8 +137,9 @@ public class MemoryStateStore implements StateStore {
   }
 
   @Override
-  public Mono<Void> drop(String pipeline) {
-    return Mono.fromRunnable(() -> pipelines.remove(pipeline));
+  public CompletableFuture<Void> drop(String pipeline) {
+    pipelines.remove(pipeline);
+    return CompletableFuture.completedFuture(null);
   }
 
   @Override

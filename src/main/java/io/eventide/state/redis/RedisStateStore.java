@@ -8,6 +8,7 @@ import io.eventide.sink.DeadLetter;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
 import io.eventide.state.KeyedWindow;
+import io.eventide.state.OutputStore;
 import io.eventide.state.PipelineState;
 import io.eventide.state.RenderedPane;
 import io.eventide.state.ShardChanges;
@@ -16,12 +17,12 @@ import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.domain.Range;
@@ -43,9 +44,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Keeps pipeline state in Redis: each commit is one script call (one round trip, atomic), whatever
  * the batch's size; reads and start-up use plain commands. Key names are in {@link RedisKeys}.
  */
-public class RedisStateStore implements StateStore {
+public class RedisStateStore implements StateStore, OutputStore {
   /** How long a start-up read may take before the store counts as unavailable. */
-  private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(10);
+  private static final int STATE_PAGE = 1000;
 
   private static final int PANE_PAGE = 1000;
 
@@ -83,57 +84,59 @@ public class RedisStateStore implements StateStore {
   }
 
   @Override
-  public PipelineState open(String pipeline, int proposedShards) {
-    try {
-      String meta = keys.meta(pipeline);
-      strings
-          .opsForHash()
-          .putIfAbsent(meta, "shards", Integer.toString(proposedShards))
-          .block(OPEN_TIMEOUT);
-      byte[] token = new byte[8];
-      random.nextBytes(token);
-      String epoch = HexFormat.of().formatHex(token);
-      // Taking the epoch fences an earlier owner: its commits now fail their check.
-      strings.opsForHash().put(meta, "epoch", epoch).block(OPEN_TIMEOUT);
-      Map<Object, Object> fields =
-          strings
-              .opsForHash()
-              .entries(meta)
-              .collectMap(e -> e.getKey(), e -> e.getValue())
-              .block(OPEN_TIMEOUT);
-      int shardCount = Integer.parseInt((String) fields.get("shards"));
-      String tracker = (String) fields.get("tracker");
-      List<ShardSnapshot> shards = new ArrayList<>(shardCount);
-      for (int i = 0; i < shardCount; i++) {
-        shards.add(readShard(pipeline, i));
-      }
-      return new RedisPipelineState(pipeline, epoch, shards, tracker);
-    } catch (RuntimeException e) {
-      throw unavailable(e);
-    }
+  public CompletableFuture<PipelineState> open(String pipeline, int proposedShards) {
+    String meta = keys.meta(pipeline);
+    byte[] token = new byte[8];
+    random.nextBytes(token);
+    String epoch = HexFormat.of().formatHex(token);
+    return strings
+        .opsForHash()
+        .putIfAbsent(meta, "shards", Integer.toString(proposedShards))
+        // Taking the epoch fences an earlier owner: its commits now fail their check.
+        .then(strings.opsForHash().put(meta, "epoch", epoch))
+        .then(strings.opsForHash().entries(meta).collectMap(e -> e.getKey(), e -> e.getValue()))
+        .flatMap(
+            fields -> {
+              int shardCount = Integer.parseInt((String) fields.get("shards"));
+              String tracker = (String) fields.get("tracker");
+              return Flux.range(0, shardCount)
+                  .concatMap(i -> readShard(pipeline, i))
+                  .collectList()
+                  .<PipelineState>map(
+                      shards -> new RedisPipelineState(pipeline, epoch, shards, tracker));
+            })
+        .onErrorMap(RedisStateStore::unavailable)
+        .toFuture();
   }
 
-  private ShardSnapshot readShard(String pipeline, int shard) {
-    Object watermark =
-        strings.opsForHash().get(keys.shardMeta(pipeline, shard), "watermark").block(OPEN_TIMEOUT);
-    Map<String, byte[]> state =
+  /**
+   * A shard's state, read in pages (HSCAN, ZSCAN) so that no single reply grows with the shard and
+   * a large pipeline reopens within the command timeout.
+   */
+  private Mono<ShardSnapshot> readShard(String pipeline, int shard) {
+    ScanOptions page = ScanOptions.scanOptions().count(STATE_PAGE).build();
+    Mono<Optional<Long>> watermark =
+        strings
+            .opsForHash()
+            .get(keys.shardMeta(pipeline, shard), "watermark")
+            .map(w -> Optional.of(Long.parseLong((String) w)))
+            .defaultIfEmpty(Optional.empty());
+    Mono<Map<String, byte[]>> state =
         bytes
             .<String, byte[]>opsForHash()
-            .entries(keys.shardKeys(pipeline, shard))
-            .collectMap(Map.Entry::getKey, Map.Entry::getValue, HashMap::new)
-            .block(OPEN_TIMEOUT);
-    Map<String, Long> ids =
+            .scan(keys.shardKeys(pipeline, shard), page)
+            .collectMap(Map.Entry::getKey, Map.Entry::getValue, HashMap::new);
+    Mono<Map<String, Long>> ids =
         strings
             .opsForZSet()
-            .rangeWithScores(keys.shardIds(pipeline, shard), Range.unbounded())
-            .collectMap(t -> t.getValue(), t -> t.getScore().longValue(), HashMap::new)
-            .block(OPEN_TIMEOUT);
-    return new ShardSnapshot(
-        watermark == null ? null : Long.parseLong((String) watermark), state, ids);
+            .scan(keys.shardIds(pipeline, shard), page)
+            .collectMap(t -> t.getValue(), t -> t.getScore().longValue(), HashMap::new);
+    return Mono.zip(watermark, state, ids)
+        .map(t -> new ShardSnapshot(t.getT1().orElse(null), t.getT2(), t.getT3()));
   }
 
   @Override
-  public Mono<Void> drop(String pipeline) {
+  public CompletableFuture<Void> drop(String pipeline) {
     // The meta hash goes first: with its epoch gone, no commit of the old owner can write again
     // while the rest is being deleted.
     return strings
@@ -143,7 +146,8 @@ public class RedisStateStore implements StateStore {
         .buffer(500)
         .concatMap(batch -> strings.unlink(batch.toArray(String[]::new)))
         .then()
-        .onErrorMap(RedisStateStore::unavailable);
+        .onErrorMap(RedisStateStore::unavailable)
+        .toFuture();
   }
 
   @Override

@@ -1,0 +1,266 @@
+package io.eventide.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.eventide.config.OutputProperties;
+import io.eventide.config.StateProperties;
+import io.eventide.core.IngestResult;
+import io.eventide.engine.ManualClock;
+import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineParser;
+import io.eventide.sink.PublishedPane;
+import io.eventide.state.Commit;
+import io.eventide.state.PipelineState;
+import io.eventide.state.ShardSnapshot;
+import io.eventide.state.StateUnavailableException;
+import io.eventide.state.TestRedis;
+import io.eventide.state.redis.RedisStateStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The live runtime's ordering, committing and fencing, without Spring or HTTP: a runtime over a
+ * state whose commits the test completes by hand, on a manual clock.
+ */
+class PipelineRuntimeTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(10);
+  private static final PipelineDefinition EVERY_EVENT =
+      PipelineParser.parseNamed(
+          JsonMapper.shared()
+              .readTree(
+                  """
+                  {"window": {"type": "fixed", "size": "1h"},
+                   "trigger": {"type": "repeatedly",
+                               "trigger": {"type": "afterCount", "count": 1}},
+                   "accumulation": "accumulating", "aggregate": {"type": "count"}}
+                  """),
+          "p");
+
+  private final ExecutorService pool = Executors.newFixedThreadPool(2);
+  private final ManualClock clock = new ManualClock(0);
+  private final List<PublishedPane> published = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void stopPool() {
+    pool.shutdownNow();
+  }
+
+  @Test
+  void commitsGoOutOneAfterAnotherInTheOrderTheShardsChanged() {
+    HeldState state = new HeldState(2);
+    PipelineRuntime runtime = runtime(state, false);
+    CompletableFuture<IngestResult> first = runtime.ingest(batch("a", "b"));
+    CompletableFuture<IngestResult> second = runtime.ingest(batch("a"));
+
+    state.awaitCommits(1);
+    assertThat(state.commits).hasSize(1);
+    assertThat(first).isNotDone();
+    // The second commit is not even issued while the first is unanswered.
+    state.answer(0);
+    assertThat(first).succeedsWithin(PATIENCE).extracting(IngestResult::accepted).isEqualTo(2);
+    state.awaitCommits(2);
+    assertThat(second).isNotDone();
+    state.answer(1);
+    assertThat(second).succeedsWithin(PATIENCE);
+
+    // Panes are published only once committed, in commit order: a's count goes 1, then 2.
+    assertThat(published)
+        .extracting(p -> p.pane().key() + "=" + p.pane().value())
+        .containsExactly("a=1", "b=1", "a=2");
+  }
+
+  @Test
+  void aFailedDurableCommitFailsTheRuntimeAndEveryCommitQueuedBehindIt() {
+    HeldState state = new HeldState(2);
+    PipelineRuntime runtime = runtime(state, true);
+    CompletableFuture<IngestResult> first = runtime.ingest(batch("a"));
+    CompletableFuture<IngestResult> second = runtime.ingest(batch("b"));
+    state.awaitCommits(1);
+    state.fail(0);
+
+    assertThat(first).failsWithin(PATIENCE);
+    assertThat(second)
+        .failsWithin(PATIENCE)
+        .withThrowableThat()
+        .withRootCauseInstanceOf(StateUnavailableException.class);
+    assertThat(runtime.failed()).isTrue();
+    // Nothing of either batch was published: the store does not have it.
+    assertThat(published).isEmpty();
+    assertThat(state.commits).hasSize(1);
+  }
+
+  @Test
+  void closingLetsNoRequestInAndWaitsForTheOnesInFlightAndTheirCommits() {
+    HeldState state = new HeldState(1);
+    PipelineRuntime runtime = runtime(state, false);
+    assertThat(runtime.enter()).isTrue();
+    CompletableFuture<IngestResult> inFlight = runtime.ingest(batch("a"));
+    CompletableFuture<Void> closed = runtime.close();
+    assertThat(runtime.enter()).isFalse();
+
+    state.awaitCommits(1);
+    state.answer(0);
+    assertThat(inFlight).succeedsWithin(PATIENCE);
+    assertThat(closed).isNotDone();
+    runtime.exit();
+    assertThat(closed).succeedsWithin(PATIENCE);
+  }
+
+  @Test
+  void aProcessingTimeTriggerFiresOnTheBeatAfterTheClockPassesItsTime() {
+    PipelineDefinition delayed =
+        PipelineParser.parseNamed(
+            JsonMapper.shared()
+                .readTree(
+                    """
+                    {"window": {"type": "global"},
+                     "trigger": {"type": "repeatedly", "trigger":
+                                 {"type": "afterProcessingTime", "delay": "10s"}},
+                     "aggregate": {"type": "count"}}
+                    """),
+            "p");
+    HeldState state = new HeldState(1).answeringAll();
+    PipelineRuntime runtime = runtime(delayed, state, false);
+    assertThat(runtime.ingest(batch("a", "a"))).succeedsWithin(PATIENCE);
+    clock.set(10_000);
+    runtime.tick();
+    assertThat(runtime.openWindows()).succeedsWithin(PATIENCE);
+    // Timers fire strictly after their time.
+    assertThat(published).isEmpty();
+    clock.set(10_001);
+    runtime.tick();
+    await().atMost(PATIENCE).until(() -> !published.isEmpty());
+    assertThat(published).extracting(p -> p.pane().value()).containsExactly(2L);
+  }
+
+  @Test
+  void aRuntimeFencedByALaterOwnerCannotCommit() {
+    String prefix = "test-" + UUID.randomUUID();
+    LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
+    try {
+      RedisStateStore store =
+          new RedisStateStore(
+              factory,
+              new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
+              new StateProperties(
+                  StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1)));
+      PipelineRuntime first = runtime(store.open("p", 2).join(), true);
+      assertThat(first.ingest(batch("a"))).succeedsWithin(PATIENCE);
+      PipelineRuntime second = runtime(store.open("p", 2).join(), true);
+
+      assertThat(first.ingest(batch("a"))).failsWithin(PATIENCE);
+      assertThat(first.failed()).isTrue();
+      assertThat(second.ingest(batch("a")))
+          .succeedsWithin(PATIENCE)
+          .extracting(IngestResult::accepted)
+          .isEqualTo(1);
+      // The later owner started from what the first committed: a's count is 2, not 1.
+      assertThat(published.get(published.size() - 1).pane().value()).isEqualTo(2L);
+    } finally {
+      factory.destroy();
+      TestRedis.delete(prefix);
+    }
+  }
+
+  private PipelineRuntime runtime(PipelineState state, boolean durable) {
+    return runtime(EVERY_EVENT, state, durable);
+  }
+
+  private PipelineRuntime runtime(
+      PipelineDefinition definition, PipelineState state, boolean durable) {
+    return new PipelineRuntime(
+        definition,
+        state,
+        durable,
+        pool,
+        clock,
+        (pipeline, panes) -> published.addAll(panes),
+        (pipeline, letters) -> {},
+        (pipeline, result, nanos) -> {});
+  }
+
+  private static List<JsonNode> batch(String... keys) {
+    List<JsonNode> events = new ArrayList<>();
+    for (String k : keys) {
+      events.add(
+          JsonMapper.shared()
+              .readTree("{\"key\": \"" + k + "\", \"timestamp\": 1000, \"value\": 1}"));
+    }
+    return events;
+  }
+
+  /** A pipeline's state whose commits wait until the test answers them (or answers all at once). */
+  private static final class HeldState implements PipelineState {
+    final List<Commit> commits = new CopyOnWriteArrayList<>();
+    private final List<CompletableFuture<List<String>>> answers = new CopyOnWriteArrayList<>();
+    private final int shards;
+    private boolean answerAll;
+
+    HeldState(int shards) {
+      this.shards = shards;
+    }
+
+    HeldState answeringAll() {
+      answerAll = true;
+      return this;
+    }
+
+    @Override
+    public int shardCount() {
+      return shards;
+    }
+
+    @Override
+    public ShardSnapshot shard(int index) {
+      return ShardSnapshot.EMPTY;
+    }
+
+    @Override
+    public String tracker() {
+      return null;
+    }
+
+    @Override
+    public synchronized CompletableFuture<List<String>> commit(Commit commit) {
+      commits.add(commit);
+      CompletableFuture<List<String>> answer = new CompletableFuture<>();
+      answers.add(answer);
+      if (answerAll) {
+        answer.complete(ids(commits.size() - 1, commit));
+      }
+      return answer;
+    }
+
+    void awaitCommits(int n) {
+      await().atMost(PATIENCE).until(() -> commits.size() >= n);
+    }
+
+    void answer(int commit) {
+      answers.get(commit).complete(ids(commit, commits.get(commit)));
+    }
+
+    void fail(int commit) {
+      answers.get(commit).completeExceptionally(new StateUnavailableException("gone", null));
+    }
+
+    private static List<String> ids(int commit, Commit c) {
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < c.panes().size(); i++) {
+        ids.add(commit + "-" + i);
+      }
+      return ids;
+    }
+  }
+}
