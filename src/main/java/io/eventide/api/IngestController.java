@@ -2,9 +2,11 @@ package io.eventide.api;
 
 import io.eventide.config.IngestProperties;
 import io.eventide.core.IngestResult;
+import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.pipeline.Timestamps;
+import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import java.nio.charset.StandardCharsets;
@@ -214,20 +216,17 @@ class IngestController {
       }
       JsonNode source = json.get("source");
       if (source != null && !source.isNull() && !source.isString()) {
-        throw new io.eventide.pipeline.InvalidInputException(
-            List.of(new io.eventide.pipeline.Violation("/source", "must be a string")));
+        throw new InvalidInputException(List.of(new Violation("/source", "must be a string")));
       }
       JsonNode value = json.get("watermark");
       if (value == null || value.isNull()) {
-        throw new io.eventide.pipeline.InvalidInputException(
-            List.of(new io.eventide.pipeline.Violation("/watermark", "is required")));
+        throw new InvalidInputException(List.of(new Violation("/watermark", "is required")));
       }
       long watermark;
       try {
         watermark = Timestamps.parseWatermark(value);
       } catch (IllegalArgumentException e) {
-        throw new io.eventide.pipeline.InvalidInputException(
-            List.of(new io.eventide.pipeline.Violation("/watermark", e.getMessage())));
+        throw new InvalidInputException(List.of(new Violation("/watermark", e.getMessage())));
       }
       return new WatermarkRequest(
           source == null || source.isNull() ? null : source.asString(), watermark);

@@ -4,6 +4,7 @@ import io.eventide.config.OutputProperties;
 import io.eventide.engine.Time;
 import io.eventide.engine.Timing;
 import io.eventide.engine.WindowSnapshot;
+import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
@@ -77,7 +78,7 @@ class OutputController {
       ServerWebExchange exchange) {
     Predicate<PaneEvent> filter = filter(key, timing, finalOnly);
     if (lastEventId != null && !PaneEvent.isValidId(lastEventId)) {
-      throw new io.eventide.pipeline.InvalidInputException(
+      throw new InvalidInputException(
           List.of(
               new Violation(
                   "Last-Event-ID", "must be a pane id as sent in a pane event's id field")));
@@ -179,7 +180,7 @@ class OutputController {
   Mono<JsonNode> deadLetters(
       @PathVariable String name, @RequestParam(defaultValue = "100") int limit) {
     if (limit < 1 || limit > MAX_DEAD_LETTERS) {
-      throw new io.eventide.pipeline.InvalidInputException(
+      throw new InvalidInputException(
           List.of(new Violation("limit", "must be between 1 and " + MAX_DEAD_LETTERS)));
     }
     return definition(name)
@@ -226,7 +227,7 @@ class OutputController {
       try {
         t = Timing.valueOf(timing.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new io.eventide.pipeline.InvalidInputException(
+        throw new InvalidInputException(
             List.of(new Violation("timing", "must be one of EARLY, ON_TIME, LATE")));
       }
     }
@@ -245,7 +246,7 @@ class OutputController {
               : StringNode.valueOf(text);
       return Timestamps.parse(node);
     } catch (IllegalArgumentException e) {
-      throw new io.eventide.pipeline.InvalidInputException(
+      throw new InvalidInputException(
           List.of(new Violation(parameter, "must be an ISO-8601 time or epoch milliseconds")));
     }
   }

@@ -1,6 +1,7 @@
 package io.eventide.api;
 
 import io.eventide.core.WatermarkTracker;
+import io.eventide.engine.Time;
 import io.eventide.pipeline.Timestamps;
 import io.eventide.runtime.WatermarkView;
 import tools.jackson.databind.node.ArrayNode;
@@ -16,7 +17,7 @@ final class WatermarkJson {
     out.put("input", Timestamps.formatWatermark(view.input()));
     out.put("output", Timestamps.formatWatermark(view.output()));
     out.put("wallClock", Timestamps.format(view.wallClock()));
-    if (view.input() > io.eventide.engine.Time.MIN && view.input() < io.eventide.engine.Time.MAX) {
+    if (view.input() > Time.MIN && view.input() < Time.MAX) {
       out.put("lagMillis", view.lagMillis());
     } else {
       out.putNull("lagMillis");

@@ -1,8 +1,10 @@
 package io.eventide.sink;
 
 import java.util.ArrayDeque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
@@ -63,8 +65,8 @@ public class PaneHub implements PaneListener {
   }
 
   /** The pipelines that have live subscribers now. */
-  public java.util.Set<String> watchedPipelines() {
-    java.util.Set<String> out = new java.util.HashSet<>();
+  public Set<String> watchedPipelines() {
+    Set<String> out = new HashSet<>();
     channels.forEach(
         (name, c) -> {
           if (!c.subscribers.isEmpty()) {
