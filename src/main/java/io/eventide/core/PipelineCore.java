@@ -7,7 +7,6 @@ import io.eventide.pipeline.EventReader;
 import io.eventide.pipeline.InvalidEvent;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.WatermarkPolicy;
-import io.eventide.sink.DeadLetter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;

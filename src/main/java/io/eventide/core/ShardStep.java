@@ -1,9 +1,5 @@
 package io.eventide.core;
 
-import io.eventide.sink.DeadLetter;
-import io.eventide.state.KeyedWindow;
-import io.eventide.state.RenderedPane;
-import io.eventide.state.ShardChanges;
 import java.util.List;
 
 /**

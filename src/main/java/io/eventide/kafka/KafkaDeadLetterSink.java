@@ -1,8 +1,8 @@
 package io.eventide.kafka;
 
+import io.eventide.core.DeadLetter;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.pipeline.Timestamps;
-import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;

@@ -2,12 +2,12 @@ package io.eventide.ops;
 
 import static io.eventide.ops.MeterNames.PIPELINE;
 
+import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
 import io.eventide.engine.DropReason;
 import io.eventide.engine.Pane;
 import io.eventide.engine.Timing;
 import io.eventide.runtime.RuntimeObserver;
-import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;

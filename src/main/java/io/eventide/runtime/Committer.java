@@ -1,15 +1,15 @@
 package io.eventide.runtime;
 
+import io.eventide.core.DeadLetter;
+import io.eventide.core.KeyedWindow;
+import io.eventide.core.RenderedPane;
+import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardStep;
-import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;
 import io.eventide.state.Commit;
-import io.eventide.state.KeyedWindow;
 import io.eventide.state.PipelineState;
-import io.eventide.state.RenderedPane;
-import io.eventide.state.ShardChanges;
 import io.eventide.state.StateUnavailableException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.eventide.runtime;
 
+import io.eventide.core.DeadLetter;
 import io.eventide.core.IncomingEvent;
 import io.eventide.core.IngestResult;
 import io.eventide.core.PipelineCore;
@@ -13,7 +14,6 @@ import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
 import io.eventide.engine.aggregate.Aggregates;
 import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.state.PipelineState;

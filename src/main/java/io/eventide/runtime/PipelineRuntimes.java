@@ -1,12 +1,12 @@
 package io.eventide.runtime;
 
 import io.eventide.config.RuntimeProperties;
+import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
 import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.sink.DeadLetter;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;

@@ -1,13 +1,13 @@
 package io.eventide.simulation;
 
+import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
+import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardStep;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.pipeline.Violation;
 import io.eventide.pipeline.Violations;
-import io.eventide.sink.DeadLetter;
-import io.eventide.state.RenderedPane;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.node.JsonNodeFactory;

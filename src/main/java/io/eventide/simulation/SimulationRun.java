@@ -4,13 +4,13 @@ import io.eventide.core.DirectShards;
 import io.eventide.core.IngestResult;
 import io.eventide.core.PipelineCore;
 import io.eventide.core.ShardCore;
+import io.eventide.core.ShardSnapshot;
 import io.eventide.core.ShardStep;
 import io.eventide.core.WatermarkMode;
 import io.eventide.engine.ManualClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.aggregate.Aggregates;
 import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.state.ShardSnapshot;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 

@@ -1,5 +1,6 @@
 package io.eventide.sink;
 
+import io.eventide.core.DeadLetter;
 import java.util.List;
 
 /** Receives dropped and invalid events. Thread-safe and non-blocking, like {@link PaneListener}. */

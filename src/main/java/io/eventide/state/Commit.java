@@ -1,6 +1,9 @@
 package io.eventide.state;
 
-import io.eventide.sink.DeadLetter;
+import io.eventide.core.DeadLetter;
+import io.eventide.core.KeyedWindow;
+import io.eventide.core.RenderedPane;
+import io.eventide.core.ShardChanges;
 import java.util.List;
 
 /**

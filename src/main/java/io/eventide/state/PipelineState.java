@@ -1,5 +1,6 @@
 package io.eventide.state;
 
+import io.eventide.core.ShardSnapshot;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 

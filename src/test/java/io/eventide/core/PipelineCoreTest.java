@@ -5,7 +5,6 @@ import static io.eventide.core.CoreTester.fromSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.engine.DropReason;
-import io.eventide.sink.DeadLetter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
+import io.eventide.core.RenderedPane;
+import io.eventide.core.ShardChanges;
+import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.Pane;
 import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Timing;

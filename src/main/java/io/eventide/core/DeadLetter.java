@@ -1,4 +1,4 @@
-package io.eventide.sink;
+package io.eventide.core;
 
 import io.eventide.engine.DropReason;
 import io.eventide.engine.Window;

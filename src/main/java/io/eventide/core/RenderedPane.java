@@ -1,4 +1,4 @@
-package io.eventide.state;
+package io.eventide.core;
 
 import io.eventide.engine.Pane;
 
