@@ -63,7 +63,6 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
    */
   private final AtomicLong generation = new AtomicLong();
 
-  private volatile boolean stopped;
   private final RuntimeProperties properties;
   private final ProcessingClock clock;
   private final PaneListener panes;
@@ -71,7 +70,9 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   private final RuntimeObserver observer;
   private final StateStore store;
   private final ExecutorService workers;
-  private final ScheduledExecutorService beat;
+
+  /** The clock's beat while started; a stopped context (a paused test context too) has none. */
+  private ScheduledExecutorService beat;
 
   public PipelineRuntimes(
       RuntimeProperties properties,
@@ -88,7 +89,6 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
     this.deadLetters = fanOutDeadLetters(deadLetterListeners);
     this.workers =
         Executors.newFixedThreadPool(properties.workerCount(), threads("eventide-shard"));
-    this.beat = Executors.newSingleThreadScheduledExecutor(threads("eventide-clock"));
   }
 
   /**
@@ -321,20 +321,25 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
    * that no timer fires into a store that is going away.
    */
   @Override
-  public void stop() {
-    beat.shutdownNow();
-    stopped = true;
+  public synchronized void stop() {
+    if (beat != null) {
+      beat.shutdownNow();
+      beat = null;
+    }
   }
 
   @Override
-  public void start() {
-    long tick = properties.tick().toMillis();
-    beat.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+  public synchronized void start() {
+    if (beat == null) {
+      long tick = properties.tick().toMillis();
+      beat = Executors.newSingleThreadScheduledExecutor(threads("eventide-clock"));
+      beat.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+    }
   }
 
   @Override
-  public boolean isRunning() {
-    return !stopped;
+  public synchronized boolean isRunning() {
+    return beat != null;
   }
 
   @Override
@@ -346,7 +351,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
 
   @Override
   public void destroy() throws InterruptedException {
-    beat.shutdownNow();
+    stop();
     workers.shutdown();
     workers.awaitTermination(30, TimeUnit.SECONDS);
   }
