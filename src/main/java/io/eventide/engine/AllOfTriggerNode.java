@@ -1,6 +1,10 @@
 package io.eventide.engine;
 
-/** afterAll: fires and finishes once every child has fired. */
+/**
+ * afterAll: fires and finishes once every child that has not finished is ready to fire. Children
+ * finish only by firing, which here happens all at once, or through a merge; so one that never
+ * finishes, such as a repeatedly, is simply waited for like the others.
+ */
 final class AllOfTriggerNode extends TriggerNode {
   AllOfTriggerNode(int index, TriggerNode[] children) {
     super(index, children, -1);

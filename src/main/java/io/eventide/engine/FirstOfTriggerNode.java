@@ -1,6 +1,10 @@
 package io.eventide.engine;
 
-/** afterFirst: fires and finishes as soon as any child fires. */
+/**
+ * afterFirst: fires and finishes as soon as any child is ready to fire, or has finished through a
+ * merge. Finishing does not depend on the children finishing: a repeatedly child that fires ends
+ * the afterFirst all the same.
+ */
 final class FirstOfTriggerNode extends TriggerNode {
   FirstOfTriggerNode(int index, TriggerNode[] children) {
     super(index, children, -1);

@@ -1,6 +1,13 @@
 package io.eventide.engine;
 
-/** afterEach: runs each child until it finishes, in order; finishes with the last. */
+/**
+ * afterEach: runs each child until it finishes, in order; finishes with the last.
+ *
+ * <p>Once finished it neither fires nor changes. A parent can still ask it: afterAll fires every
+ * child, afterFirst asks every child, and with sessions a merge can finish an afterEach beneath an
+ * afterAll that it reopens. Beam's runner throws a NullPointerException there (its
+ * AfterEachStateMachine looks for an unfinished sub-trigger that is not there).
+ */
 final class SequenceTriggerNode extends TriggerNode {
   SequenceTriggerNode(int index, TriggerNode[] children) {
     super(index, children, -1);
@@ -34,12 +41,17 @@ final class SequenceTriggerNode extends TriggerNode {
 
   @Override
   boolean shouldFire(WindowState w, TriggerEnv env) {
-    return firstUnfinishedChild(w).shouldFire(w, env);
+    TriggerNode current = firstUnfinishedChild(w);
+    return current != null && current.shouldFire(w, env);
   }
 
   @Override
   void onFire(WindowState w, TriggerEnv env) {
-    firstUnfinishedChild(w).onFire(w, env);
+    TriggerNode current = firstUnfinishedChild(w);
+    if (current == null) {
+      return;
+    }
+    current.onFire(w, env);
     if (env.isMerging()) {
       for (TriggerNode c : children) {
         c.clear(w, env);
@@ -51,6 +63,10 @@ final class SequenceTriggerNode extends TriggerNode {
   @Override
   void describe(WindowState w, TriggerEnv env, StringBuilder out) {
     TriggerNode current = firstUnfinishedChild(w);
+    if (current == null) {
+      out.append("afterEach of ").append(children.length).append(" steps");
+      return;
+    }
     int step = java.util.Arrays.asList(children).indexOf(current) + 1;
     out.append("afterEach step ").append(step).append(" of ").append(children.length).append(": ");
     current.describe(w, env, out);

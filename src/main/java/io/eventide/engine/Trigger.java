@@ -132,12 +132,16 @@ public sealed interface Trigger
     }
   }
 
-  /** Fires and finishes when any sub-trigger fires. */
+  /**
+   * Fires and finishes when any sub-trigger fires. The sub-triggers may be any triggers, as Beam's
+   * {@code AfterFirst.of(List<Trigger>)} takes them.
+   */
   record AfterFirst(List<Trigger> triggers) implements Trigger {
     public AfterFirst {
       triggers = List.copyOf(triggers);
     }
 
+    /** Whatever its sub-triggers: it finishes at its first firing, and Beam types it so. */
     @Override
     public boolean isOnce() {
       return true;
@@ -154,12 +158,16 @@ public sealed interface Trigger
     }
   }
 
-  /** Fires and finishes when every sub-trigger has fired. */
+  /**
+   * Fires and finishes when every sub-trigger that has not finished is ready to fire. The
+   * sub-triggers may be any triggers, as Beam's {@code AfterAll.of(List<Trigger>)} takes them.
+   */
   record AfterAll(List<Trigger> triggers) implements Trigger {
     public AfterAll {
       triggers = List.copyOf(triggers);
     }
 
+    /** Whatever its sub-triggers: it finishes at its first firing, and Beam types it so. */
     @Override
     public boolean isOnce() {
       return true;

@@ -51,10 +51,10 @@ public final class BeamJava {
       return "AfterEach.inOrder(" + triggers(e.triggers()) + ")";
     }
     if (t instanceof Trigger.AfterFirst f) {
-      return "AfterFirst.of(" + triggers(f.triggers()) + ")";
+      return "AfterFirst.of(" + onceOrList(f.triggers()) + ")";
     }
     if (t instanceof Trigger.AfterAll a) {
-      return "AfterAll.of(" + triggers(a.triggers()) + ")";
+      return "AfterAll.of(" + onceOrList(a.triggers()) + ")";
     }
     if (t instanceof Trigger.OrFinally o) {
       return trigger(o.trigger()) + ".orFinally(" + trigger(o.until()) + ")";
@@ -99,6 +99,16 @@ public final class BeamJava {
 
   private static String triggers(List<Trigger> triggers) {
     return triggers.stream().map(BeamJava::trigger).collect(Collectors.joining(", "));
+  }
+
+  /**
+   * The arguments of {@code AfterFirst.of} or {@code AfterAll.of}: varargs while every sub-trigger
+   * is single-fire, as that overload takes only {@code OnceTrigger}s, else a {@code List<Trigger>}.
+   */
+  private static String onceOrList(List<Trigger> triggers) {
+    return triggers.stream().allMatch(Trigger::isOnce)
+        ? triggers(triggers)
+        : "Arrays.asList(" + triggers(triggers) + ")";
   }
 
   /**

@@ -105,7 +105,7 @@ public final class PipelineParser {
             : treeOrExpression(
                 triggerNode,
                 f.pathOf("trigger"),
-                BeamExpression::trigger,
+                text -> BeamExpression.trigger(text, TriggerParser::isSingleFire),
                 (tree, at, v) -> new TriggerParser(v).parse(tree, at));
     AccumulationMode accumulation =
         f.choice("accumulation", AccumulationMode.class, AccumulationMode.DISCARDING);

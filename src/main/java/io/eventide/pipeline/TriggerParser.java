@@ -8,8 +8,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Reads a trigger tree, enforcing the rules Beam's Java SDK expresses through its types: early and
- * late firings, the {@code until} of orFinally and the sub-triggers of afterFirst and afterAll take
- * only single-fire triggers.
+ * late firings and the {@code until} of orFinally take only single-fire triggers. The sub-triggers
+ * of afterFirst and afterAll may be any trigger, as Beam's {@code List} overloads take them.
  *
  * <p>A node that cannot be read is replaced by {@code never} and reading goes on, so that the rest
  * of the tree is still checked; {@code never} is single-fire, so the stand-in adds no violation of
@@ -43,6 +43,14 @@ final class TriggerParser {
 
   TriggerParser(Violations violations) {
     this.violations = violations;
+  }
+
+  /**
+   * Whether {@code node}, a trigger tree, is single-fire. A tree that breaks other rules still gets
+   * an answer; reporting those is left to {@link #parse}.
+   */
+  static boolean isSingleFire(JsonNode node) {
+    return new TriggerParser(new Violations()).node(node, "").isOnce();
   }
 
   /** The trigger at {@code path}, or null after recording violations. */
@@ -80,9 +88,9 @@ final class TriggerParser {
           case "afterProcessingTime" -> afterProcessingTime(f);
           case "afterCount" -> afterCount(f);
           case "repeatedly" -> new Trigger.Repeatedly(child(f, "trigger", false));
-          case "afterEach" -> new Trigger.AfterEach(list(f, false));
-          case "afterFirst", "afterAny" -> new Trigger.AfterFirst(list(f, true));
-          case "afterAll" -> new Trigger.AfterAll(list(f, true));
+          case "afterEach" -> new Trigger.AfterEach(list(f));
+          case "afterFirst", "afterAny" -> new Trigger.AfterFirst(list(f));
+          case "afterAll" -> new Trigger.AfterAll(list(f));
           case "orFinally" ->
               new Trigger.OrFinally(child(f, "trigger", false), child(f, "until", true));
           case "never" -> new Trigger.Never();
@@ -122,8 +130,8 @@ final class TriggerParser {
     return singleFire ? singleFire(node, f.pathOf(field)) : node(node, f.pathOf(field));
   }
 
-  /** The {@code triggers} array: at least two entries, each single-fire if so required. */
-  private List<Trigger> list(JsonFields f, boolean singleFire) {
+  /** The {@code triggers} array: at least two entries. */
+  private List<Trigger> list(JsonFields f) {
     JsonNode array = f.require("triggers");
     if (array == null) {
       return List.of();
@@ -139,7 +147,7 @@ final class TriggerParser {
     List<Trigger> triggers = new ArrayList<>();
     for (int i = 0; i < array.size(); i++) {
       String at = Violations.child(path, i);
-      triggers.add(singleFire ? singleFire(array.get(i), at) : node(array.get(i), at));
+      triggers.add(node(array.get(i), at));
     }
     return triggers;
   }

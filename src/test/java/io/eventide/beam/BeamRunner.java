@@ -268,16 +268,15 @@ final class BeamRunner {
       return Repeatedly.forever(trigger(r.trigger()));
     }
     if (t instanceof Trigger.AfterEach e) {
-      return AfterEach.inOrder(
-          e.triggers().stream()
-              .map(BeamRunner::trigger)
-              .toArray(org.apache.beam.sdk.transforms.windowing.Trigger[]::new));
+      return AfterEach.inOrder(triggers(e.triggers()));
     }
+    // The List overloads take any trigger; the varargs ones only once triggers, and both build
+    // the same state machine.
     if (t instanceof Trigger.AfterFirst f) {
-      return AfterFirst.of(onceAll(f.triggers()));
+      return AfterFirst.of(triggers(f.triggers()));
     }
     if (t instanceof Trigger.AfterAll a) {
-      return AfterAll.of(onceAll(a.triggers()));
+      return AfterAll.of(triggers(a.triggers()));
     }
     if (t instanceof Trigger.OrFinally o) {
       return trigger(o.trigger()).orFinally(once(o.until()));
@@ -292,11 +291,8 @@ final class BeamRunner {
     throw new RejectedByBeam("Beam requires a OnceTrigger here, but " + t + " is not one");
   }
 
-  private static org.apache.beam.sdk.transforms.windowing.Trigger.OnceTrigger[] onceAll(
-      List<Trigger> ts) {
-    return ts.stream()
-        .map(BeamRunner::once)
-        .toArray(org.apache.beam.sdk.transforms.windowing.Trigger.OnceTrigger[]::new);
+  private static List<org.apache.beam.sdk.transforms.windowing.Trigger> triggers(List<Trigger> ts) {
+    return ts.stream().map(BeamRunner::trigger).toList();
   }
 
   /** Records each grouped output; static state because Beam serializes the DoFn. */

@@ -68,9 +68,10 @@ final class ScenarioGenerator {
   }
 
   /**
-   * A random trigger tree. Where {@code once} is asked for (early, late, until, and the children of
-   * afterFirst and afterAll), only trees our grammar classifies as once are produced; Beam's typing
-   * then has the final word (see {@link BeamRunner#trigger}).
+   * A random trigger tree. Where {@code once} is asked for (early, late and until), only trees our
+   * grammar classifies as once are produced; Beam's typing then has the final word (see {@link
+   * BeamRunner#trigger}). The children of afterFirst and afterAll can be any trigger, as Beam's
+   * List overloads allow.
    */
   Trigger trigger(int depth, boolean once) {
     boolean leaf = depth >= MAX_TRIGGER_DEPTH;
@@ -80,8 +81,8 @@ final class ScenarioGenerator {
       case 1 -> new Trigger.AfterProcessingTime(pick(5L, 10L, 30L) * SECOND);
       case 2 -> new Trigger.AfterCount(1 + random.nextInt(3));
       case 3 -> random.nextInt(3) == 0 ? new Trigger.Never() : new Trigger.AfterCount(1);
-      case 4 -> new Trigger.AfterFirst(children(depth, true));
-      case 5 -> new Trigger.AfterAll(children(depth, true));
+      case 4 -> new Trigger.AfterFirst(children(depth));
+      case 5 -> new Trigger.AfterAll(children(depth));
       case 6 ->
           // Rarely where a once trigger is required: Beam types orFinally as never "once".
           once && random.nextInt(4) != 0
@@ -93,15 +94,15 @@ final class ScenarioGenerator {
               random.nextInt(3) == 0 ? null : trigger(depth + 1, true),
               random.nextInt(3) == 0 ? null : trigger(depth + 1, true));
       case 10 -> new Trigger.Repeatedly(trigger(depth + 1, false));
-      default -> new Trigger.AfterEach(children(depth, false));
+      default -> new Trigger.AfterEach(children(depth));
     };
   }
 
-  private List<Trigger> children(int depth, boolean once) {
+  private List<Trigger> children(int depth) {
     List<Trigger> out = new ArrayList<>();
     int n = 2 + random.nextInt(2);
     for (int i = 0; i < n; i++) {
-      out.add(trigger(depth + 1, once));
+      out.add(trigger(depth + 1, false));
     }
     return out;
   }

@@ -11,11 +11,12 @@ import org.junit.jupiter.api.Test;
 /** Every trigger kind on ten-unit fixed windows, as timelines. */
 class TriggerKindsTest {
 
-  private static WindowingStrategy fixed10(Trigger trigger) {
+  static WindowingStrategy fixed10(Trigger trigger) {
     return WindowingStrategy.of(new WindowFn.Fixed(10, 0)).withTrigger(trigger);
   }
 
-  private static List<DropReason> reasons(EngineTester t) {
+  /** The reasons of the drops since the last call. */
+  static List<DropReason> reasons(EngineTester t) {
     return t.takeDropped().stream().map(EngineTester.Dropped::reason).toList();
   }
 

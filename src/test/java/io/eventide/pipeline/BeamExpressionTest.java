@@ -199,7 +199,7 @@ class BeamExpressionTest {
     }
 
     @ParameterizedTest
-    @MethodSource({"java", "python", "go"})
+    @MethodSource({"java", "python", "go", "compositesOverRepeatingTriggers"})
     void readsTheFormsOfBeamsDocs(String expression, Trigger expected) {
       assertThat(trigger(expression)).isEqualTo(expected);
     }
@@ -231,6 +231,52 @@ class BeamExpressionTest {
                                       new AfterProcessingTime(90_000),
                                       new AfterFirst(List.of(count(2), new Never()))))))),
                   new AfterWatermark(null, null)));
+    }
+
+    /** AfterFirst and AfterAll over sub-triggers that are not single-fire, in every SDK. */
+    static Stream<Arguments> compositesOverRepeatingTriggers() {
+      Trigger repeatedAndCount =
+          new AfterAll(List.of(new Repeatedly(count(2)), new AfterWatermark(count(1), count(1))));
+      Trigger eachAndOrFinally =
+          new AfterFirst(
+              List.of(
+                  new AfterEach(List.of(count(1), count(2))),
+                  new OrFinally(new Trigger.Default(), count(5))));
+      return Stream.of(
+          Arguments.of(
+              "AfterAll.of(Arrays.asList(Repeatedly.forever(AfterPane.elementCountAtLeast(2)),"
+                  + " AfterWatermark.pastEndOfWindow()"
+                  + ".withEarlyFirings(AfterPane.elementCountAtLeast(1))"
+                  + ".withLateFirings(AfterPane.elementCountAtLeast(1))))",
+              repeatedAndCount),
+          Arguments.of(
+              "AfterFirst.of(List.of(AfterEach.inOrder(AfterPane.elementCountAtLeast(1),"
+                  + " AfterPane.elementCountAtLeast(2)),"
+                  + " DefaultTrigger.of().orFinally(AfterPane.elementCountAtLeast(5))))",
+              eachAndOrFinally),
+          Arguments.of(
+              "AfterAll(Repeatedly(AfterCount(2)), AfterWatermark(early=AfterCount(1),"
+                  + " late=AfterCount(1)))",
+              repeatedAndCount),
+          Arguments.of(
+              "AfterAny(AfterEach(AfterCount(1), AfterCount(2)),"
+                  + " OrFinally(DefaultTrigger(), AfterCount(5)))",
+              eachAndOrFinally),
+          Arguments.of(
+              "trigger.AfterAll([]trigger.Trigger{trigger.Repeat(trigger.AfterCount(2)),"
+                  + " trigger.AfterEndOfWindow().EarlyFiring(trigger.AfterCount(1))"
+                  + ".LateFiring(trigger.AfterCount(1))})",
+              repeatedAndCount),
+          Arguments.of(
+              "trigger.AfterAny([]trigger.Trigger{trigger.AfterEach([]trigger.Trigger{"
+                  + "trigger.AfterCount(1), trigger.AfterCount(2)}),"
+                  + " trigger.OrFinally(trigger.Default(), trigger.AfterCount(5))})",
+              eachAndOrFinally),
+          // Java's List overload takes single-fire triggers too.
+          Arguments.of(
+              "AfterFirst.of(Arrays.asList(AfterPane.elementCountAtLeast(2),"
+                  + " AfterWatermark.pastEndOfWindow()))",
+              new AfterFirst(List.of(count(2), new AfterWatermark(null, null)))));
     }
 
     @Test
@@ -517,9 +563,23 @@ class BeamExpressionTest {
               "early must be a single-fire trigger (afterCount, afterProcessingTime,"
                   + " afterWatermark without early/late, afterFirst, afterAll or never);"
                   + " got repeatedly at column 51: ");
-      assertThat(reason("AfterAny(AfterCount(1), DefaultTrigger())"))
-          .startsWith("triggers/1 must be a single-fire trigger")
-          .contains("; got default at column 25: ");
+      assertThat(reason("trigger.OrFinally(trigger.Default(), trigger.Repeat(trigger.Never()))"))
+          .startsWith("until must be a single-fire trigger")
+          .contains("; got repeatedly at column 38: ");
+    }
+
+    @Test
+    void refusesRepeatingTriggersInJavasVarargsOverloadAsJavaDoes() {
+      assertThat(
+              reason(
+                  "AfterAll.of(AfterPane.elementCountAtLeast(1),"
+                      + " Repeatedly.forever(AfterPane.elementCountAtLeast(1)))"))
+          .startsWith(
+              "'Repeatedly.forever(…)' is not single-fire: AfterAll.of(OnceTrigger...) takes"
+                  + " single-fire triggers only; AfterAll.of(Arrays.asList(…)) takes any trigger"
+                  + " at column 47: ");
+      assertThat(reason("AfterFirst.of(DefaultTrigger.of(), Never.ever())"))
+          .startsWith("'DefaultTrigger.of(…)' is not single-fire: AfterFirst.of(OnceTrigger...)");
     }
 
     @Test
@@ -574,6 +634,13 @@ class BeamExpressionTest {
                   + ".withLateFirings(AfterPane.elementCountAtLeast(1))");
       assertThat(BeamJava.trigger(new OrFinally(new Trigger.Default(), new Never())))
           .isEqualTo("DefaultTrigger.of().orFinally(Never.ever())");
+      assertThat(BeamJava.trigger(new AfterAll(List.of(count(2), new Never()))))
+          .isEqualTo("AfterAll.of(AfterPane.elementCountAtLeast(2), Never.ever())");
+      // The varargs overload takes only OnceTriggers; the List one takes any trigger.
+      assertThat(BeamJava.trigger(new AfterFirst(List.of(new Repeatedly(count(2)), new Never()))))
+          .isEqualTo(
+              "AfterFirst.of(Arrays.asList(Repeatedly.forever(AfterPane.elementCountAtLeast(2)),"
+                  + " Never.ever()))");
       assertThat(BeamJava.trigger(new AfterProcessingTime(250)))
           .isEqualTo(
               "AfterProcessingTime.pastFirstElementInPane().plusDelayOf(Duration.millis(250))");
@@ -640,8 +707,9 @@ class BeamExpressionTest {
         case 2 -> new Never();
         case 3 -> new AfterWatermark(null, null);
         case 4 -> once ? count(1) : new Trigger.Default();
-        case 5 -> new AfterFirst(triggers(r, depth, true));
-        case 6 -> new AfterAll(triggers(r, depth, true));
+        // Their sub-triggers may be any trigger (Beam's List overloads).
+        case 5 -> new AfterFirst(triggers(r, depth, r.nextBoolean()));
+        case 6 -> new AfterAll(triggers(r, depth, r.nextBoolean()));
         // orFinally is never single-fire (Beam's types), so it only stands where repeating may.
         case 7 ->
             once
@@ -649,11 +717,11 @@ class BeamExpressionTest {
                 : new OrFinally(trigger(r, depth - 1, false), trigger(r, depth - 1, true));
         case 8 ->
             once
-                ? new AfterFirst(triggers(r, depth, true))
+                ? new AfterFirst(triggers(r, depth, r.nextBoolean()))
                 : new Repeatedly(trigger(r, depth - 1, false));
         case 9 ->
             once
-                ? new AfterAll(triggers(r, depth, true))
+                ? new AfterAll(triggers(r, depth, r.nextBoolean()))
                 : new AfterEach(triggers(r, depth, false));
         default ->
             once

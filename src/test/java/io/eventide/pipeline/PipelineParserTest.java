@@ -436,10 +436,9 @@ class PipelineParserTest {
           "{'type':'afterWatermark','early':{'type':'afterWatermark','late':{'type':'never'}}}",
           "{'type':'orFinally','trigger':{'type':'default'},'until':{'type':'afterEach',"
               + "'triggers':[{'type':'never'},{'type':'never'}]}}",
-          "{'type':'afterFirst','triggers':[{'type':'never'},{'type':'repeatedly',"
-              + "'trigger':{'type':'never'}}]}",
-          "{'type':'afterAll','triggers':[{'type':'never'},{'type':'orFinally',"
-              + "'trigger':{'type':'default'},'until':{'type':'never'}}]}"
+          "{'type':'afterWatermark','late':{'type':'afterFirst','triggers':[{'type':'never'},"
+              + "{'type':'afterWatermark','early':{'type':'repeatedly','trigger':{'type':'never'}}}"
+              + "]}}"
         })
     void refusesRepeatingTriggersWhereBeamTakesSingleFireOnes(String trigger) {
       List<Violation> found = triggerViolations(trigger);
@@ -455,6 +454,29 @@ class PipelineParserTest {
                       + "{'type':'afterCount','count':0}}}"))
           .extracting(Violation::path)
           .containsExactly("/trigger/early/trigger/count", "/trigger/early");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"afterFirst", "afterAny", "afterAll"})
+    void acceptsAnySubTriggerOfAfterFirstAndAfterAllAsBeamsListOverloadsDo(String type) {
+      Trigger t =
+          trigger(
+              "{'type':'"
+                  + type
+                  + "','triggers':[{'type':'repeatedly','trigger':{'type':'afterCount',"
+                  + "'count':2}},{'type':'default'},{'type':'afterWatermark','late':"
+                  + "{'type':'afterCount','count':1}},{'type':'afterEach','triggers':"
+                  + "[{'type':'never'},{'type':'never'}]},{'type':'orFinally','trigger':"
+                  + "{'type':'default'},'until':{'type':'never'}}]}");
+      assertThat(t.children()).noneMatch(Trigger::isOnce);
+      // Still single-fire itself, as Beam types it: it may stand where Beam asks for one.
+      assertThat(t.isOnce()).isTrue();
+      assertThat(
+              trigger(
+                  "{'type':'afterWatermark','early':{'type':'"
+                      + type
+                      + "','triggers':[{'type':'default'},{'type':'never'}]}}"))
+          .isInstanceOf(Trigger.AfterWatermark.class);
     }
 
     @Test

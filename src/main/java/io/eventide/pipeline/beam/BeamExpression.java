@@ -2,6 +2,7 @@ package io.eventide.pipeline.beam;
 
 import io.eventide.pipeline.beam.Dialect.Kind;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
@@ -28,11 +29,14 @@ public final class BeamExpression {
   /**
    * Translates a trigger expression.
    *
+   * @param singleFire whether a trigger tree (in the JSON form) is single-fire, for the positions
+   *     where an SDK's types take only such triggers and the JSON form does not: Java's varargs
+   *     {@code AfterFirst.of} and {@code AfterAll.of}
    * @throws IllegalArgumentException with a reason fit for a violation, quoting the expression and
    *     pointing at the column
    */
-  public static BeamExpression trigger(String text) {
-    return translate(text, Kind.TRIGGER);
+  public static BeamExpression trigger(String text, Predicate<JsonNode> singleFire) {
+    return translate(text, Kind.TRIGGER, singleFire);
   }
 
   /**
@@ -41,7 +45,8 @@ public final class BeamExpression {
    * @throws IllegalArgumentException like {@link #trigger}
    */
   public static BeamExpression window(String text) {
-    return translate(text, Kind.WINDOW);
+    // A window holds no trigger, so no position asks for a single-fire one.
+    return translate(text, Kind.WINDOW, tree -> true);
   }
 
   /** The JSON form of the expression. */
@@ -58,10 +63,10 @@ public final class BeamExpression {
     return quote(text, sources.locate(tree, pointer), subject);
   }
 
-  private static BeamExpression translate(String text, Kind kind) {
+  private static BeamExpression translate(String text, Kind kind, Predicate<JsonNode> singleFire) {
     try {
       Expression expression = ExpressionParser.parse(text);
-      return inFirstDialect(text, expression, kind);
+      return inFirstDialect(text, expression, kind, singleFire);
     } catch (ExpressionException e) {
       String quoted = quote(text, e.at(), e.getMessage());
       throw new IllegalArgumentException(e.hint() == null ? quoted : quoted + "\n" + e.hint(), e);
@@ -72,7 +77,8 @@ public final class BeamExpression {
    * Tries the dialects that know the outermost name. When none reads the whole expression, the
    * error furthest into it is the one to show: there the writer's dialect got stuck.
    */
-  private static BeamExpression inFirstDialect(String text, Expression expression, Kind kind) {
+  private static BeamExpression inFirstDialect(
+      String text, Expression expression, Kind kind, Predicate<JsonNode> singleFire) {
     List<Dialect> candidates =
         DIALECTS.stream()
             .filter(
@@ -83,7 +89,7 @@ public final class BeamExpression {
     }
     ExpressionException furthest = null;
     for (Dialect dialect : candidates) {
-      Translator translator = new Translator(dialect);
+      Translator translator = new Translator(dialect, singleFire);
       try {
         JsonNode tree = translator.translate(expression, kind);
         return new BeamExpression(text, tree, translator.sources());

@@ -37,6 +37,9 @@ final class JavaDialect {
   private static final List<Param> DURATION = List.of(required("duration", "a duration"));
   private static final List<Param> COUNT = List.of(required("count", "a whole number"));
 
+  /** The calls that make the {@code List<Trigger>} of a composite trigger. */
+  private static final List<String> LISTS = List.of("Arrays.asList", "List.of");
+
   /** Beam's calendar windows count from here unless told otherwise. */
   private static final LocalDate DEFAULT_START = LocalDate.of(1970, 1, 1);
 
@@ -80,12 +83,12 @@ final class JavaDialect {
             Kind.TRIGGER,
             "AfterFirst.of",
             TRIGGERS,
-            (a, t) -> t.triggers(t.node("afterFirst"), "triggers", a.list("triggers")))
+            (a, t) -> overloaded(t, "afterFirst", "AfterFirst.of", a.list("triggers")))
         .form(
             Kind.TRIGGER,
             "AfterAll.of",
             TRIGGERS,
-            (a, t) -> t.triggers(t.node("afterAll"), "triggers", a.list("triggers")))
+            (a, t) -> overloaded(t, "afterAll", "AfterAll.of", a.list("triggers")))
         .form(Kind.TRIGGER, "Never.ever", List.of(), (a, t) -> t.node("never"))
         .form(Kind.TRIGGER, "DefaultTrigger.of", List.of(), (a, t) -> t.node("default"))
         .method(
@@ -113,6 +116,31 @@ final class JavaDialect {
             TRIGGER,
             (n, a, t) ->
                 t.trigger(t.node("orFinally").set("trigger", n), "until", a.get("trigger")));
+  }
+
+  /**
+   * {@code AfterFirst.of} and {@code AfterAll.of} have two overloads: varargs of {@code
+   * OnceTrigger}, and a {@code List<Trigger>} that takes any trigger.
+   */
+  private static ObjectNode overloaded(
+      Translator t, String type, String callee, List<Expression> arguments) {
+    if (arguments.size() == 1
+        && arguments.get(0) instanceof Chain list
+        && LISTS.contains(list.name())
+        && list.arguments() != null
+        && list.methods().isEmpty()) {
+      return t.triggers(
+          t.node(type), "triggers", t.bind(list.name(), TRIGGERS, list).list("triggers"));
+    }
+    ObjectNode node = t.triggers(t.node(type), "triggers", arguments);
+    t.requireSingleFire(
+        node.get("triggers"),
+        arguments,
+        callee
+            + "(OnceTrigger...) takes single-fire triggers only; "
+            + callee
+            + "(Arrays.asList(…)) takes any trigger");
+    return node;
   }
 
   private static void windows(Dialect java) {

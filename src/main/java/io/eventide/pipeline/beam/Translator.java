@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -29,10 +30,12 @@ final class Translator {
   private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
   private final Dialect dialect;
+  private final Predicate<JsonNode> singleFire;
   private final SourceMap sources = new SourceMap();
 
-  Translator(Dialect dialect) {
+  Translator(Dialect dialect, Predicate<JsonNode> singleFire) {
     this.dialect = dialect;
+    this.singleFire = singleFire;
   }
 
   SourceMap sources() {
@@ -93,6 +96,21 @@ final class Translator {
     }
     into.set(field, array);
     return into;
+  }
+
+  /**
+   * Refuses the first of {@code expressions} whose translation in {@code triggers} is not
+   * single-fire, where the SDK's types take only such triggers.
+   *
+   * @param refusal why, and what to write instead
+   */
+  void requireSingleFire(JsonNode triggers, List<Expression> expressions, String refusal) {
+    for (int i = 0; i < expressions.size(); i++) {
+      if (!singleFire.test(triggers.get(i))) {
+        Expression e = expressions.get(i);
+        throw new ExpressionException(e.at(), e.describe() + " is not single-fire: " + refusal);
+      }
+    }
   }
 
   /** Sets {@code field} to the duration {@code expression}, in ISO-8601 as the JSON form has it. */
