@@ -37,7 +37,7 @@ public class ApiKeyStore {
   }
 
   /** Creates a key with these grants and returns its plaintext, which is not kept. */
-  String create(String name, Grants grants) {
+  public String create(String name, Grants grants) {
     byte[] bytes = new byte[32];
     random.nextBytes(bytes);
     String key = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
@@ -45,7 +45,7 @@ public class ApiKeyStore {
     return key;
   }
 
-  static String sha256(String key) {
+  public static String sha256(String key) {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       return HexFormat.of().formatHex(digest.digest(key.getBytes(StandardCharsets.UTF_8)));

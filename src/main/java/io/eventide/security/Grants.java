@@ -22,7 +22,7 @@ public record Grants(Set<String> admin, Set<String> producer, Set<String> reader
     reader = Set.copyOf(reader);
   }
 
-  static Grants of(
+  public static Grants of(
       Collection<String> admin, Collection<String> producer, Collection<String> reader) {
     return new Grants(
         new TreeSet<>(admin == null ? List.of() : admin),

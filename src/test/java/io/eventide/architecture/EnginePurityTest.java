@@ -38,23 +38,6 @@ class EnginePurityTest {
   }
 
   @Test
-  void engineDependsOnNoOtherEventidePackage() {
-    noClasses()
-        .that()
-        .resideInAPackage("io.eventide.engine..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(
-            "io.eventide.pipeline..",
-            "io.eventide.runtime..",
-            "io.eventide.state..",
-            "io.eventide.sink..",
-            "io.eventide.api..",
-            "io.eventide.config..")
-        .check(ENGINE);
-  }
-
-  @Test
   void engineNeverReadsTheWallClock() {
     noClasses()
         .that()

@@ -1,8 +1,10 @@
-package io.eventide.security;
+package io.eventide.api;
 
-import io.eventide.api.RequestJson;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
+import io.eventide.security.ApiKeyStore;
+import io.eventide.security.Grants;
+import io.eventide.security.SecurityProperties;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
