@@ -54,4 +54,22 @@ class SimulatorTest {
     String body = EVERY_ELEMENT.formatted("{'key':'a','timestamp':1},{'key':'b','timestamp':2}");
     assertThat(run(body).toJson()).isEqualTo(run(body).toJson());
   }
+
+  @Test
+  void countsARepeatedIdOnceAsLiveDoes() {
+    SimulationResult result =
+        run(
+            "{'pipeline':{'window':{'type':'fixed','size':'1m'},'aggregate':{'type':'count'}},"
+                + "'steps':[{'events':[{'key':'a','timestamp':1,'id':'x'},"
+                + "{'key':'a','timestamp':2,'id':'x'}]},"
+                + "{'events':[{'key':'a','timestamp':3,'id':'x'},{'key':'a','timestamp':4}]},"
+                + "{'watermark':'+inf'}]}");
+    assertThat(result.outputs()).hasSize(1);
+    assertThat(result.outputs().get(0).get("value").asLong()).isEqualTo(2);
+    assertThat(result.counts().accepted()).isEqualTo(2);
+    assertThat(result.counts().duplicates()).isEqualTo(2);
+    // A duplicate is counted, not dropped: nothing is lost that the pipeline had not applied.
+    assertThat(result.dropped()).isEmpty();
+    assertThat(result.toJson().at("/counts/duplicates").asInt()).isEqualTo(2);
+  }
 }
