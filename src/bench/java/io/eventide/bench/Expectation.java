@@ -5,13 +5,13 @@ import java.util.Arrays;
 
 /**
  * What a run must emit, worked out from the generated input by a model that shares no code with the
- * engine: plain window arithmetic, the watermark of shared/workloads.md per batch, and for sessions
+ * engine: plain window arithmetic, the watermark of docs/benchmarks.md per batch, and for sessions
  * a sort. It decides drops (a window is expired once its end minus one plus the allowed lateness is
  * behind the watermark the batch meets), the windows that get panes, and the checksum.
  *
  * @param windows windows that receive at least one event (after merging, for sessions)
  * @param dropped drop notifications
- * @param checksum per shared/workloads.md
+ * @param checksum as docs/benchmarks.md defines it
  */
 public record Expectation(Workload workload, long windows, long dropped, double checksum) {
 
@@ -26,7 +26,7 @@ public record Expectation(Workload workload, long windows, long dropped, double 
       if (e.dropped != 0 || e.checksum != inputChecksum) {
         throw new IllegalStateException(
             workload
-                + " no longer matches workloads.md: "
+                + " no longer matches docs/benchmarks.md: "
                 + e
                 + ", input checksum "
                 + inputChecksum);

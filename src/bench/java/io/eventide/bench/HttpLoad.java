@@ -23,7 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The load driver for a running service: a workload of shared/workloads.md sent as NDJSON batches
+ * The load driver for a running service: a workload of docs/benchmarks.md sent as NDJSON batches
  * over several connections, each connection its own watermark source, then a drain; panes are
  * counted and summed from the SSE stream, and a wrong checksum or pane count fails the run. A probe
  * pipeline measures the latency from a watermark-moving request to its pane on SSE.

@@ -7,7 +7,7 @@ import io.eventide.engine.Timing;
  *
  * @param panesByTiming pane counts indexed by {@link Timing#ordinal()}
  * @param dropped drop notifications (one per event and window)
- * @param checksum per shared/workloads.md
+ * @param checksum as docs/benchmarks.md defines it
  * @param windowsWithPanes windows that emitted a pane, or -1 when not tracked
  */
 public record Outcome(long[] panesByTiming, long dropped, double checksum, long windowsWithPanes) {

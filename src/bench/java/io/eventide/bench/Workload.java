@@ -7,9 +7,9 @@ import io.eventide.engine.WindowingStrategy;
 import java.util.SplittableRandom;
 
 /**
- * The workloads W1–W4 of shared/workloads.md and their generator G. The recipe is shared with the
- * peer engines (Flink, Kafka Streams, Beam's DirectRunner), so the draws and their order must not
- * change: checksums are compared across engines.
+ * The workloads W1–W4 and their generator G, as docs/benchmarks.md ("The workloads") states them.
+ * Other engines follow the same recipe, so the draws and their order must not change: checksums are
+ * compared across engines.
  */
 public enum Workload {
   W1(10_000, 0, 0, 0, WindowShape.fixed(60_000), false),

@@ -14,9 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Keeps the benchmark harness honest on a small input: the generator follows workloads.md, every
- * workload's run agrees with the independent expectation in one engine and in two, and a wrong run
- * is caught. No timing is asserted.
+ * Keeps the benchmark harness honest on a small input: the generator follows docs/benchmarks.md,
+ * every workload's run agrees with the independent expectation in one engine and in two, and a
+ * wrong run is caught. No timing is asserted.
  */
 class WorkloadRunTest {
   private static final int N = 20_000;
