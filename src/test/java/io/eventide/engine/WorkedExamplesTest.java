@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The six worked examples of shared/semantics.md, each as the timeline it describes. */
+/**
+ * The six worked examples the engine was built to, each as the timeline it describes
+ * (docs/semantics.md states the rules).
+ */
 class WorkedExamplesTest {
   private static final long SECOND = 1_000;
   private static final long MINUTE = 60 * SECOND;
