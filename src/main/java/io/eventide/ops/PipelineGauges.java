@@ -10,13 +10,14 @@ import io.eventide.sink.PaneHub;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
-import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -26,14 +27,17 @@ import org.springframework.stereotype.Component;
  * included: a deleted pipeline must not leave series behind.
  */
 @Component
-public class PipelineGauges implements DisposableBean {
+public class PipelineGauges implements SmartLifecycle {
   private final MeterRegistry registry;
   private final PipelineRuntimes runtimes;
   private final PaneHub hub;
   private final ProcessingClock clock;
   private final PipelineMetrics counters;
   private final Set<String> registered = new HashSet<>();
-  private final ScheduledExecutorService refresher;
+  private final Duration period;
+
+  /** The refresh schedule while started; none while the context is stopped. */
+  private ScheduledExecutorService refresher;
 
   public PipelineGauges(
       MeterRegistry registry,
@@ -47,15 +51,35 @@ public class PipelineGauges implements DisposableBean {
     this.hub = hub;
     this.clock = clock;
     this.counters = counters;
-    this.refresher =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "eventide-metrics");
-              t.setDaemon(true);
-              return t;
-            });
-    long period = properties.refresh().toMillis();
-    refresher.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
+    this.period = properties.refresh();
+  }
+
+  @Override
+  public synchronized void start() {
+    if (refresher == null) {
+      refresher =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "eventide-metrics");
+                t.setDaemon(true);
+                return t;
+              });
+      long ms = period.toMillis();
+      refresher.scheduleWithFixedDelay(this::refresh, ms, ms, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (refresher != null) {
+      refresher.shutdownNow();
+      refresher = null;
+    }
+  }
+
+  @Override
+  public synchronized boolean isRunning() {
+    return refresher != null;
   }
 
   /**
@@ -127,10 +151,5 @@ public class PipelineGauges implements DisposableBean {
       return Double.NaN;
     }
     return Math.max(0, clock.now() - w) / 1000.0;
-  }
-
-  @Override
-  public void destroy() {
-    refresher.shutdownNow();
   }
 }
