@@ -13,7 +13,7 @@ import io.eventide.state.redis.RedisStateStore;
 import io.lettuce.core.ClientOptions;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.data.redis.health.DataRedisReactiveHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -75,12 +75,10 @@ public class StateConfiguration {
      * commit that answered 503 must never be applied later behind the producer's back.
      */
     @Bean
-    LettuceClientConfigurationBuilderCustomizer rejectWhileDisconnected() {
+    LettuceClientOptionsBuilderCustomizer rejectWhileDisconnected() {
+      // Boot's own options (connect timeout, SSL bundle, cluster refresh) stay: this only adds.
       return builder ->
-          builder.clientOptions(
-              ClientOptions.builder()
-                  .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                  .build());
+          builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
     }
   }
 }
