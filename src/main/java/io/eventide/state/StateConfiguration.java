@@ -7,6 +7,7 @@ import io.eventide.security.RateLimiter;
 import io.eventide.security.SecurityProperties;
 import io.eventide.state.memory.InMemoryPipelineRegistry;
 import io.eventide.state.memory.MemoryStateStore;
+import io.eventide.state.redis.RedisEvictionHealthIndicator;
 import io.eventide.state.redis.RedisPipelineRegistry;
 import io.eventide.state.redis.RedisRateLimiter;
 import io.eventide.state.redis.RedisStateStore;
@@ -68,6 +69,12 @@ public class StateConfiguration {
     @Bean("redisHealthContributor")
     DataRedisReactiveHealthIndicator redisHealth(ReactiveRedisConnectionFactory factory) {
       return new DataRedisReactiveHealthIndicator(factory);
+    }
+
+    /** Readiness is DOWN while Redis may evict Eventide's keys (see the indicator). */
+    @Bean("redisEvictionHealthContributor")
+    RedisEvictionHealthIndicator redisEvictionHealth(ReactiveRedisConnectionFactory factory) {
+      return new RedisEvictionHealthIndicator(factory);
     }
 
     /**
