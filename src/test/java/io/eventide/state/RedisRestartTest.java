@@ -143,7 +143,8 @@ class RedisRestartTest {
                 factory,
                 app.getBean(io.eventide.config.OutputProperties.class),
                 app.getBean(io.eventide.config.StateProperties.class))
-            .open("fenced", 2);
+            .open("fenced", 2)
+            .join();
       } finally {
         factory.destroy();
       }
