@@ -11,9 +11,10 @@ import io.eventide.engine.Window;
 import io.eventide.engine.WindowFn;
 import io.eventide.engine.WindowSnapshot;
 import io.eventide.engine.WindowingStrategy;
-import io.eventide.engine.aggregate.Aggregate;
+import io.eventide.engine.aggregate.Aggregates;
 import io.eventide.pipeline.Event;
 import io.eventide.pipeline.PaneRecords;
+import io.eventide.pipeline.PipelineDefinition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -58,18 +59,18 @@ public final class ShardCore {
    */
   public ShardCore(
       int index,
-      String pipeline,
-      WindowingStrategy strategy,
-      Aggregate<?> aggregate,
+      PipelineDefinition definition,
       ProcessingClock clock,
       boolean durable,
       ShardSnapshot restored) {
     this.index = index;
-    this.pipeline = pipeline;
-    this.strategy = strategy;
+    this.pipeline = definition.name();
+    this.strategy = definition.windowingStrategy();
     this.clock = clock;
     this.durable = durable;
-    this.engine = new EventTimeEngine(strategy, aggregate, clock, new Output());
+    this.engine =
+        new EventTimeEngine(
+            strategy, Aggregates.create(definition.aggregate().spec()), clock, new Output());
     WindowFn fn = strategy.windowFn();
     this.starts = new long[fn.maxWindowsPerElement()];
     this.ends = new long[fn.maxWindowsPerElement()];

@@ -12,7 +12,6 @@ import io.eventide.core.WatermarkTracker;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
-import io.eventide.engine.aggregate.Aggregates;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
@@ -70,17 +69,7 @@ public final class PipelineRuntime {
     this.shards = new Shard[state.shardCount()];
     long watermark = Time.MAX;
     for (int i = 0; i < shards.length; i++) {
-      shards[i] =
-          new Shard(
-              new ShardCore(
-                  i,
-                  definition.name(),
-                  definition.windowingStrategy(),
-                  Aggregates.create(definition.aggregate().spec()),
-                  clock,
-                  durable,
-                  state.shard(i)),
-              pool);
+      shards[i] = new Shard(new ShardCore(i, definition, clock, durable, state.shard(i)), pool);
       watermark = Math.min(watermark, shards[i].restoredWatermark());
     }
     this.core =

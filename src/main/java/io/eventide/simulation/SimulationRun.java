@@ -9,7 +9,6 @@ import io.eventide.core.ShardStep;
 import io.eventide.core.WatermarkMode;
 import io.eventide.engine.ManualClock;
 import io.eventide.engine.Time;
-import io.eventide.engine.aggregate.Aggregates;
 import io.eventide.pipeline.PipelineDefinition;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -33,16 +32,7 @@ final class SimulationRun {
     this.pipeline = pipeline;
     this.clock = new ManualClock(processingTimeStart);
     this.recorder = new SimulationRecorder(pipeline.name(), limits.maxOutputs());
-    this.shards =
-        new DirectShards(
-            new ShardCore(
-                0,
-                pipeline.name(),
-                pipeline.windowingStrategy(),
-                Aggregates.create(pipeline.aggregate().spec()),
-                clock,
-                false,
-                ShardSnapshot.EMPTY));
+    this.shards = new DirectShards(new ShardCore(0, pipeline, clock, false, ShardSnapshot.EMPTY));
     this.core =
         new PipelineCore(
             pipeline,

@@ -2,7 +2,6 @@ package io.eventide.core;
 
 import io.eventide.engine.ManualClock;
 import io.eventide.engine.Time;
-import io.eventide.engine.aggregate.Aggregates;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineParser;
 import java.util.ArrayList;
@@ -27,15 +26,7 @@ final class CoreTester {
     this.clock = new ManualClock(start);
     ShardCore[] cores = new ShardCore[shardCount];
     for (int i = 0; i < shardCount; i++) {
-      cores[i] =
-          new ShardCore(
-              i,
-              definition.name(),
-              definition.windowingStrategy(),
-              Aggregates.create(definition.aggregate().spec()),
-              clock,
-              false,
-              ShardSnapshot.EMPTY);
+      cores[i] = new ShardCore(i, definition, clock, false, ShardSnapshot.EMPTY);
     }
     this.shards = new DirectShards(cores);
     this.core =
