@@ -34,6 +34,14 @@ import reactor.core.publisher.Mono;
 @EnableConfigurationProperties(SecurityProperties.class)
 class SecurityConfiguration {
   private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+  private static final String[] READ_ROUTES = {
+    "/pipelines/{name}",
+    "/pipelines/{name}/panes",
+    "/pipelines/{name}/results",
+    "/pipelines/{name}/windows",
+    "/pipelines/{name}/dead-letters",
+    "/pipelines/{name}/watermark"
+  };
 
   @Bean
   SecurityWebFilterChain eventideSecurity(
@@ -92,6 +100,11 @@ class SecurityConfiguration {
     return http.authorizeExchange(SecurityConfiguration::routes).build();
   }
 
+  /**
+   * Every route is named with its methods, and whatever no rule names is denied: a rule that
+   * matched too little must fail closed, not fall through to "any credential". HEAD is answered by
+   * the GET handler, so it is granted exactly where GET is.
+   */
   private static void routes(ServerHttpSecurity.AuthorizeExchangeSpec a) {
     a.pathMatchers("/actuator/health", "/actuator/health/**")
         .permitAll()
@@ -99,7 +112,7 @@ class SecurityConfiguration {
         .access(PipelineAccess.everyPipeline(Grants::canAdminister))
         .pathMatchers("/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
         .permitAll()
-        .pathMatchers("/admin/**")
+        .pathMatchers(HttpMethod.POST, "/admin/api-keys")
         .access(PipelineAccess.everyPipeline(Grants::canAdminister))
         .pathMatchers(HttpMethod.PUT, "/pipelines/{name}")
         .access(PipelineAccess.admin())
@@ -107,14 +120,15 @@ class SecurityConfiguration {
         .access(PipelineAccess.admin())
         .pathMatchers(HttpMethod.POST, "/pipelines/{name}/events", "/pipelines/{name}/watermark")
         .access(PipelineAccess.producer())
-        .pathMatchers(HttpMethod.GET, "/pipelines")
-        .access(PipelineAccess.everyPipeline(Grants::canRead))
-        .pathMatchers(HttpMethod.GET, "/pipelines/{name}", "/pipelines/{name}/*")
-        .access(PipelineAccess.reader())
         .pathMatchers(HttpMethod.POST, "/simulate")
-        .authenticated()
-        .anyExchange()
         .authenticated();
+    for (HttpMethod read : new HttpMethod[] {HttpMethod.GET, HttpMethod.HEAD}) {
+      a.pathMatchers(read, "/pipelines")
+          .access(PipelineAccess.everyPipeline(Grants::canRead))
+          .pathMatchers(read, READ_ROUTES)
+          .access(PipelineAccess.reader());
+    }
+    a.anyExchange().denyAll();
   }
 
   /** The resource server sees only bearer tokens shaped like a JWT; the rest are API keys. */
