@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.oauth2.server.resource.autoconfigure.reactive.JwkSetUriReactiveJwtDecoderBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -23,6 +24,7 @@ import org.springframework.security.web.server.context.NoOpServerSecurityContext
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.reactive.CorsConfigurationSource;
 import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
+import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 
 /**
@@ -68,7 +70,18 @@ class SecurityConfiguration {
               + " eventide.security.enabled=true (the prod profile does) before exposing Eventide.");
       return http.authorizeExchange(a -> a.anyExchange().permitAll()).build();
     }
-    ProblemEntryPoint entryPoint = new ProblemEntryPoint();
+    SecurityProperties.FailedAuthentications f = properties.failedAuthentications();
+    ProblemEntryPoint entryPoint;
+    if (f.perSecond() > 0) {
+      AuthenticationFailures failures =
+          new AuthenticationFailures(
+              new InMemoryRateLimiter(
+                  f.perSecond(), f.burst(), f.maxAddresses(), System::nanoTime));
+      http.addFilterBefore(failures, SecurityWebFiltersOrder.AUTHENTICATION);
+      entryPoint = new ProblemEntryPoint(failures::failed);
+    } else {
+      entryPoint = new ProblemEntryPoint(exchange -> {});
+    }
     ProblemAccessDeniedHandler denied = new ProblemAccessDeniedHandler();
     http.exceptionHandling(e -> e.authenticationEntryPoint(entryPoint).accessDeniedHandler(denied));
 
@@ -178,7 +191,14 @@ class SecurityConfiguration {
       havingValue = "memory",
       matchIfMissing = true)
   RateLimiter rateLimiter(SecurityProperties properties) {
-    SecurityProperties.RateLimit r = properties.rateLimit();
-    return new InMemoryRateLimiter(r.perSecond(), r.burst(), System::nanoTime);
+    return InMemoryRateLimiter.of(properties.rateLimit());
+  }
+
+  /** Applies to the decoder Spring Boot builds from {@code jwk-set-uri} or {@code issuer-uri}. */
+  @Bean
+  JwkSetUriReactiveJwtDecoderBuilderCustomizer keySetFetchThrottle(SecurityProperties properties) {
+    KeySetFetchThrottle throttle =
+        new KeySetFetchThrottle(properties.jwt().keySetRefetchInterval(), System::nanoTime);
+    return builder -> builder.webClient(WebClient.builder().filter(throttle).build());
   }
 }
