@@ -1,5 +1,6 @@
 package io.eventide.api;
 
+import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineJson;
 import io.eventide.pipeline.PipelineParser;
@@ -29,12 +30,17 @@ class PipelineController {
   private final PipelineRegistry registry;
   private final PipelineLifecycle lifecycle;
   private final RequestJson requestJson;
+  private final KafkaNamespace kafka;
 
   PipelineController(
-      PipelineRegistry registry, PipelineLifecycle lifecycle, RequestJson requestJson) {
+      PipelineRegistry registry,
+      PipelineLifecycle lifecycle,
+      RequestJson requestJson,
+      KafkaNamespace kafka) {
     this.registry = registry;
     this.lifecycle = lifecycle;
     this.requestJson = requestJson;
+    this.kafka = kafka;
   }
 
   @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -42,7 +48,7 @@ class PipelineController {
       @PathVariable String name,
       @RequestParam(defaultValue = "false") boolean reset,
       @RequestBody byte[] body) {
-    PipelineDefinition definition = PipelineParser.parseNamed(requestJson.parse(body), name);
+    PipelineDefinition definition = PipelineParser.parseNamed(requestJson.parse(body), name, kafka);
     JsonNode json = PipelineJson.withWarnings(definition);
     return lifecycle
         .define(definition, reset)

@@ -3,7 +3,6 @@ package io.eventide.api;
 import io.eventide.config.OutputProperties;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,8 +16,8 @@ class StreamPermits {
   static final String ANONYMOUS = "";
 
   private final OutputProperties properties;
-  private final Map<String, AtomicInteger> perPipeline = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> perCredential = new ConcurrentHashMap<>();
+  private final Map<String, Integer> perPipeline = new ConcurrentHashMap<>();
+  private final Map<String, Integer> perCredential = new ConcurrentHashMap<>();
 
   StreamPermits(OutputProperties properties) {
     this.properties = properties;
@@ -28,25 +27,38 @@ class StreamPermits {
    * @throws TooManyStreamsException when either cap is reached; nothing is taken then
    */
   Runnable acquire(String pipeline, String credential) {
-    AtomicInteger p = perPipeline.computeIfAbsent(pipeline, k -> new AtomicInteger());
-    if (p.incrementAndGet() > properties.sseMaxPerPipeline()) {
-      p.decrementAndGet();
+    if (!take(perPipeline, pipeline, properties.sseMaxPerPipeline())) {
       throw new TooManyStreamsException(
           "pipeline '" + pipeline + "' already has " + properties.sseMaxPerPipeline() + " streams");
     }
     if (ANONYMOUS.equals(credential)) {
-      return p::decrementAndGet;
+      return () -> release(perPipeline, pipeline);
     }
-    AtomicInteger c = perCredential.computeIfAbsent(credential, k -> new AtomicInteger());
-    if (c.incrementAndGet() > properties.sseMaxPerCredential()) {
-      c.decrementAndGet();
-      p.decrementAndGet();
+    if (!take(perCredential, credential, properties.sseMaxPerCredential())) {
+      release(perPipeline, pipeline);
       throw new TooManyStreamsException(
           "this credential already has " + properties.sseMaxPerCredential() + " streams open");
     }
     return () -> {
-      c.decrementAndGet();
-      p.decrementAndGet();
+      release(perCredential, credential);
+      release(perPipeline, pipeline);
     };
+  }
+
+  /** Names with a stream open: a name whose last stream closed is forgotten. */
+  int tracked() {
+    return perPipeline.size() + perCredential.size();
+  }
+
+  private static boolean take(Map<String, Integer> counts, String name, int max) {
+    if (counts.merge(name, 1, Integer::sum) <= max) {
+      return true;
+    }
+    release(counts, name);
+    return false;
+  }
+
+  private static void release(Map<String, Integer> counts, String name) {
+    counts.computeIfPresent(name, (k, n) -> n == 1 ? null : n - 1);
   }
 }

@@ -1,17 +1,23 @@
 package io.eventide.kafka;
 
+import io.eventide.pipeline.KafkaNamespace;
+import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineRuntimes;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -28,6 +34,12 @@ import org.springframework.context.event.EventListener;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(KafkaSettings.class)
 public class KafkaConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(KafkaConfiguration.class);
+
+  @Bean
+  KafkaNamespace kafkaNamespace(KafkaSettings settings) {
+    return new KafkaNamespace(settings.namespace());
+  }
 
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnBooleanProperty(
@@ -72,13 +84,19 @@ public class KafkaConfiguration {
     }
 
     @Bean
-    KafkaPaneSink kafkaPaneSink(KafkaOutbox outbox, ObjectProvider<PipelineRuntimes> runtimes) {
-      return new KafkaPaneSink(outbox, runtimes);
+    KafkaNamePolicy kafkaNamePolicy(KafkaNamespace kafkaNamespace, KafkaSettings settings) {
+      return new KafkaNamePolicy(kafkaNamespace, settings.grants());
     }
 
     @Bean
-    KafkaDeadLetterSink kafkaDeadLetterSink(KafkaOutbox outbox) {
-      return new KafkaDeadLetterSink(outbox);
+    KafkaPaneSink kafkaPaneSink(
+        KafkaOutbox outbox, ObjectProvider<PipelineRuntimes> runtimes, KafkaNamePolicy names) {
+      return new KafkaPaneSink(outbox, runtimes, names);
+    }
+
+    @Bean
+    KafkaDeadLetterSink kafkaDeadLetterSink(KafkaOutbox outbox, KafkaNamespace kafkaNamespace) {
+      return new KafkaDeadLetterSink(outbox, kafkaNamespace);
     }
 
     @Bean
@@ -110,12 +128,27 @@ public class KafkaConfiguration {
       return new KafkaHealthIndicator(eventideKafkaAdmin, outbox, settings.healthTimeout());
     }
 
-    /** Pipelines stored before this process started get their event sources too. */
+    /**
+     * Pipelines stored before this process started get their event sources too, unless they name
+     * Kafka topics or groups the rules no longer allow them (stored before the rules, or before a
+     * grant was withdrawn): those stay off Kafka until redefined or granted.
+     */
     @EventListener(ApplicationReadyEvent.class)
     void startStoredSources(ApplicationReadyEvent event) {
       PipelineRegistry registry = event.getApplicationContext().getBean(PipelineRegistry.class);
       KafkaEventSources sources = event.getApplicationContext().getBean(KafkaEventSources.class);
-      registry.list().toIterable().forEach(sources::defined);
+      KafkaNamePolicy names = event.getApplicationContext().getBean(KafkaNamePolicy.class);
+      for (PipelineDefinition definition : registry.list().toIterable()) {
+        List<Violation> violations = names.violations(definition);
+        if (violations.isEmpty()) {
+          sources.defined(definition);
+        } else {
+          log.error(
+              "pipeline {} stays off Kafka (no source, no pane sink) until it is redefined: {}",
+              definition.name(),
+              violations);
+        }
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.eventide.kafka;
 
 import io.eventide.core.DeadLetter;
+import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.pipeline.Timestamps;
 import io.eventide.sink.DeadLetterListener;
@@ -11,27 +12,27 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Sends every dropped or invalid event of every pipeline to {@code
- * eventide.dead-letters.<pipeline>}, with the reason and the event as it was sent.
+ * Sends every dropped or invalid event of every pipeline to its dead-letter topic ({@link
+ * KafkaNamespace#deadLetterTopic}), with the reason and the event as it was sent.
  */
 class KafkaDeadLetterSink implements DeadLetterListener {
   private static final JsonMapper JSON = JsonMapper.shared();
 
   private final KafkaOutbox outbox;
+  private final KafkaNamespace namespace;
 
-  KafkaDeadLetterSink(KafkaOutbox outbox) {
+  KafkaDeadLetterSink(KafkaOutbox outbox, KafkaNamespace namespace) {
     this.outbox = outbox;
-  }
-
-  static String topic(String pipeline) {
-    return "eventide.dead-letters." + pipeline;
+    this.namespace = namespace;
   }
 
   @Override
   public void onDeadLetters(String pipeline, List<DeadLetter> letters) {
     for (DeadLetter letter : letters) {
       outbox.offer(
-          new ProducerRecord<>(topic(pipeline), JSON.writeValueAsBytes(toJson(letter))), "delete");
+          new ProducerRecord<>(
+              namespace.deadLetterTopic(pipeline), JSON.writeValueAsBytes(toJson(letter))),
+          "delete");
     }
   }
 

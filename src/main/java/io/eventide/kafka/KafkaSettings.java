@@ -1,7 +1,11 @@
 package io.eventide.kafka;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -17,6 +21,10 @@ import org.springframework.validation.annotation.Validated;
  *     are dropped and counted
  * @param retryBackoff how long the sender waits before offering a refused record again
  * @param healthTimeout how long the health check waits for the cluster to answer
+ * @param namespace the prefix of every pipeline's Kafka names: pipeline {@code p} may name topics
+ *     and groups {@code <namespace>p.<part>} (no dot in the part) and no others, unless granted
+ * @param grants topics and groups outside its namespace that a pipeline may name, set by the
+ *     operator, since a pipeline's admin must not reach what the operator did not hand out
  */
 @Validated
 @ConfigurationProperties("eventide.kafka")
@@ -24,4 +32,23 @@ public record KafkaSettings(
     @DefaultValue("false") boolean enabled,
     @DefaultValue("100000") @Min(1) int outboxCapacity,
     @DefaultValue("1s") Duration retryBackoff,
-    @DefaultValue("2s") Duration healthTimeout) {}
+    @DefaultValue("2s") Duration healthTimeout,
+    @DefaultValue("eventide.")
+        @Pattern(
+            regexp = "[a-zA-Z0-9._-]{0,100}",
+            message = "must be up to 100 of a-z A-Z 0-9 . _ -")
+        String namespace,
+    @DefaultValue List<@Valid Grant> grants) {
+
+  /**
+   * @param pipeline the pipeline the grant is for, exactly as named
+   * @param sourceTopics topics it may consume events from
+   * @param sinkTopics topics it may send panes to
+   * @param groups consumer groups it may consume in
+   */
+  public record Grant(
+      @NotBlank String pipeline,
+      @DefaultValue List<String> sourceTopics,
+      @DefaultValue List<String> sinkTopics,
+      @DefaultValue List<String> groups) {}
+}

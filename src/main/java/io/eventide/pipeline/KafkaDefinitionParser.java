@@ -10,9 +10,11 @@ final class KafkaDefinitionParser {
   private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
   private final Violations violations;
+  private final KafkaNamespace namespace;
 
-  KafkaDefinitionParser(Violations violations) {
+  KafkaDefinitionParser(Violations violations, KafkaNamespace namespace) {
     this.violations = violations;
+    this.namespace = namespace;
   }
 
   PipelineSinks sinks(JsonNode node, String path, String pipeline) {
@@ -44,7 +46,7 @@ final class KafkaDefinitionParser {
     if (f == null) {
       return null;
     }
-    String topic = topic(f, pipeline == null ? null : KafkaSinkDefinition.defaultTopic(pipeline));
+    String topic = topic(f, pipeline == null ? null : namespace.paneTopic(pipeline));
     KafkaSinkMode mode = f.choice("mode", KafkaSinkMode.class, KafkaSinkMode.CHANGELOG);
     f.rejectUnknown();
     return topic == null || mode == null ? null : new KafkaSinkDefinition(topic, mode);
@@ -56,8 +58,7 @@ final class KafkaDefinitionParser {
       return null;
     }
     String topic = f.require("topic") == null ? null : topic(f, null);
-    String group =
-        f.string("group", pipeline == null ? null : KafkaSourceDefinition.defaultGroup(pipeline));
+    String group = f.string("group", pipeline == null ? null : namespace.group(pipeline));
     if (group != null && group.isBlank()) {
       f.violation("group", "must not be blank");
       group = null;

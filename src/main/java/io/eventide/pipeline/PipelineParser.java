@@ -43,39 +43,49 @@ public final class PipelineParser {
       Arrays.stream(DayOfWeek.values()).map(DayOfWeek::name).toList();
 
   private final Violations violations;
+  private final KafkaNamespace kafka;
 
-  private PipelineParser(Violations violations) {
+  private PipelineParser(Violations violations, KafkaNamespace kafka) {
     this.violations = violations;
+    this.kafka = kafka;
   }
 
   /**
    * Parses the body of {@code PUT /pipelines/{name}}: a {@code name} in the body must equal the one
    * in the URL.
    *
+   * @param kafka where the Kafka names a definition leaves out are taken from
    * @throws InvalidInputException listing every violation
    */
-  public static PipelineDefinition parseNamed(JsonNode body, String name) {
+  public static PipelineDefinition parseNamed(JsonNode body, String name, KafkaNamespace kafka) {
     Violations violations = new Violations();
     JsonNode bodyName = body.get("name");
     if (bodyName != null && bodyName.isString() && !bodyName.stringValue().equals(name)) {
       violations.add("/name", "must equal the name in the URL ('" + name + "')");
     }
-    PipelineDefinition definition = parse(body, "", violations, name);
+    PipelineDefinition definition = parse(body, "", violations, name, kafka);
     violations.throwIfAny();
     return definition;
   }
 
   /**
-   * Parses the definition at {@code path}, adding violations to {@code violations}.
+   * Parses the definition at {@code path}, adding violations to {@code violations}, for a
+   * definition that never reaches Kafka (a simulation): Kafka names left out are the default
+   * namespace's.
    *
    * @param defaultName the name when the definition has none
    * @return the definition, or null when there were violations
    */
   public static PipelineDefinition parse(
       JsonNode node, String path, Violations violations, String defaultName) {
+    return parse(node, path, violations, defaultName, KafkaNamespace.DEFAULT);
+  }
+
+  private static PipelineDefinition parse(
+      JsonNode node, String path, Violations violations, String defaultName, KafkaNamespace kafka) {
     int before = violations.size();
     PipelineDefinition definition =
-        new PipelineParser(violations).definition(node, path, defaultName);
+        new PipelineParser(violations, kafka).definition(node, path, defaultName);
     return violations.size() == before ? definition : null;
   }
 
@@ -97,7 +107,7 @@ public final class PipelineParser {
                 windowNode,
                 f.pathOf("window"),
                 BeamExpression::window,
-                (tree, at, v) -> new PipelineParser(v).window(tree, at));
+                (tree, at, v) -> new PipelineParser(v, kafka).window(tree, at));
     JsonNode triggerNode = f.get("trigger");
     Trigger trigger =
         triggerNode == null
@@ -127,15 +137,17 @@ public final class PipelineParser {
         watermarkNode == null
             ? WatermarkPolicy.DEFAULT
             : watermark(watermarkNode, f.pathOf("watermark"));
-    KafkaDefinitionParser kafka = new KafkaDefinitionParser(violations);
+    KafkaDefinitionParser kafkaParser = new KafkaDefinitionParser(violations, kafka);
     JsonNode sinksNode = f.get("sinks");
     PipelineSinks sinks =
-        sinksNode == null ? PipelineSinks.NONE : kafka.sinks(sinksNode, f.pathOf("sinks"), name);
+        sinksNode == null
+            ? PipelineSinks.NONE
+            : kafkaParser.sinks(sinksNode, f.pathOf("sinks"), name);
     JsonNode sourceNode = f.get("source");
     PipelineSource source =
         sourceNode == null
             ? PipelineSource.NONE
-            : kafka.source(sourceNode, f.pathOf("source"), name);
+            : kafkaParser.source(sourceNode, f.pathOf("source"), name);
     f.rejectUnknown();
     return new PipelineDefinition(
         name,

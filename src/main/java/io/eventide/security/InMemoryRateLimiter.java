@@ -6,19 +6,30 @@ import java.util.function.LongSupplier;
 import reactor.core.publisher.Mono;
 
 /**
- * A token bucket per credential, in this process only: with several replicas each grants the full
- * rate. Buckets are tiny and credentials few (keys and JWT subjects), so none is ever evicted.
+ * A token bucket per credential (or per client address), in this process only: with several
+ * replicas each grants the full rate. At most {@code maxBuckets} are kept: a bucket that is full
+ * again is idle and forgetting it changes no decision, so idle ones go first; when every bucket is
+ * in use a new name is refused rather than let through, so that a flood of names cannot buy fresh
+ * budgets.
  */
-final class InMemoryRateLimiter implements RateLimiter {
+public final class InMemoryRateLimiter implements RateLimiter {
   private final double perNano;
   private final double burst;
+  private final int maxBuckets;
   private final LongSupplier nanoTime;
   private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
 
-  InMemoryRateLimiter(int perSecond, int burst, LongSupplier nanoTime) {
+  InMemoryRateLimiter(int perSecond, int burst, int maxBuckets, LongSupplier nanoTime) {
     this.perNano = perSecond / 1e9;
     this.burst = burst;
+    this.maxBuckets = maxBuckets;
     this.nanoTime = nanoTime;
+  }
+
+  /** The limiter of {@code rateLimit}, on the system clock. */
+  public static InMemoryRateLimiter of(SecurityProperties.RateLimit rateLimit) {
+    return new InMemoryRateLimiter(
+        rateLimit.perSecond(), rateLimit.burst(), rateLimit.maxCredentials(), System::nanoTime);
   }
 
   @Override
@@ -27,19 +38,58 @@ final class InMemoryRateLimiter implements RateLimiter {
   }
 
   Decision take(String credential) {
-    Bucket bucket =
-        buckets.computeIfAbsent(credential, c -> new Bucket(burst, nanoTime.getAsLong()));
+    return decide(credential, true);
+  }
+
+  /** What {@link #take} would answer, without taking anything. */
+  Decision peek(String name) {
+    return buckets.containsKey(name) ? decide(name, false) : Decision.ALLOWED;
+  }
+
+  int size() {
+    return buckets.size();
+  }
+
+  private Decision decide(String name, boolean take) {
+    Bucket bucket = buckets.get(name);
+    if (bucket == null) {
+      if (buckets.size() >= maxBuckets) {
+        forgetIdle();
+      }
+      if (buckets.size() >= maxBuckets) {
+        return new Decision(false, Math.max(1, (long) Math.ceil(1 / (perNano * 1e9))));
+      }
+      bucket = buckets.computeIfAbsent(name, c -> new Bucket(burst, nanoTime.getAsLong()));
+    }
     synchronized (bucket) {
-      long now = nanoTime.getAsLong();
-      bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.updated) * perNano);
-      bucket.updated = now;
+      refill(bucket, nanoTime.getAsLong());
       if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
+        if (take) {
+          bucket.tokens -= 1;
+        }
         return Decision.ALLOWED;
       }
       double waitNanos = (1 - bucket.tokens) / perNano;
       return new Decision(false, Math.max(1, (long) Math.ceil(waitNanos / 1e9)));
     }
+  }
+
+  private void forgetIdle() {
+    long now = nanoTime.getAsLong();
+    buckets
+        .entrySet()
+        .removeIf(
+            e -> {
+              synchronized (e.getValue()) {
+                refill(e.getValue(), now);
+                return e.getValue().tokens >= burst;
+              }
+            });
+  }
+
+  private void refill(Bucket bucket, long now) {
+    bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.updated) * perNano);
+    bucket.updated = now;
   }
 
   private static final class Bucket {

@@ -1,5 +1,6 @@
 package io.eventide.security;
 
+import java.util.function.Consumer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.core.AuthenticationException;
@@ -8,14 +9,23 @@ import org.springframework.security.web.server.ServerAuthenticationEntryPoint;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
-/** 401 as problem+json, with the challenge RFC 6750 asks for. */
+/**
+ * 401 as problem+json, with the challenge RFC 6750 asks for. Credentials that were presented and
+ * refused are told to {@code onRejected}, which counts them per address.
+ */
 final class ProblemEntryPoint implements ServerAuthenticationEntryPoint {
+  private final Consumer<ServerWebExchange> onRejected;
+
+  ProblemEntryPoint(Consumer<ServerWebExchange> onRejected) {
+    this.onRejected = onRejected;
+  }
 
   @Override
   public Mono<Void> commence(ServerWebExchange exchange, AuthenticationException e) {
-    boolean presented =
-        exchange.getRequest().getHeaders().containsHeader(HttpHeaders.AUTHORIZATION)
-            || exchange.getRequest().getHeaders().containsHeader(ApiKeyConverter.HEADER);
+    boolean presented = AuthenticationFailures.presentsCredentials(exchange);
+    if (presented) {
+      onRejected.accept(exchange);
+    }
     String challenge =
         presented
             ? "Bearer realm=\"eventide\", error=\"invalid_token\""

@@ -20,6 +20,18 @@ final class Problems {
 
   private Problems() {}
 
+  /** 429 with {@code Retry-After}, for a refusal by a rate limiter. */
+  static Mono<Void> tooManyRequests(
+      ServerWebExchange exchange, String why, RateLimiter.Decision decision) {
+    String seconds = Long.toString(decision.retryAfterSeconds());
+    exchange.getResponse().getHeaders().set("Retry-After", seconds);
+    return write(
+        exchange,
+        HttpStatus.TOO_MANY_REQUESTS,
+        "Too many requests",
+        why + "; retry after " + seconds + " s");
+  }
+
   static Mono<Void> write(
       ServerWebExchange exchange, HttpStatus status, String title, String detail) {
     ServerHttpResponse response = exchange.getResponse();

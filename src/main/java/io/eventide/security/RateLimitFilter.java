@@ -1,6 +1,5 @@
 package io.eventide.security;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.ReactiveSecurityContextHolder;
 import org.springframework.security.core.context.SecurityContext;
@@ -11,7 +10,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * 429 with {@code Retry-After} once a credential has spent its budget. Unauthenticated requests
- * (health probes, the API description) are not counted: they reach nothing that costs much.
+ * (health probes, the API description) are not counted: they reach nothing that costs much. Buckets
+ * are named by kind and name ({@link Credentials#id}), so that a JWT whose subject reads like a key
+ * name cannot spend that key's budget.
  */
 final class RateLimitFilter implements WebFilter {
   private final RateLimiter limiter;
@@ -25,24 +26,15 @@ final class RateLimitFilter implements WebFilter {
     return ReactiveSecurityContextHolder.getContext()
         .map(SecurityContext::getAuthentication)
         .filter(Authentication::isAuthenticated)
-        .flatMap(a -> limiter.tryAcquire(a.getName()))
+        .flatMap(a -> limiter.tryAcquire(Credentials.id(a)))
         .defaultIfEmpty(RateLimiter.Decision.ALLOWED)
         .flatMap(
             decision -> {
               if (decision.allowed()) {
                 return chain.filter(exchange);
               }
-              exchange
-                  .getResponse()
-                  .getHeaders()
-                  .set("Retry-After", Long.toString(decision.retryAfterSeconds()));
-              return Problems.write(
-                  exchange,
-                  HttpStatus.TOO_MANY_REQUESTS,
-                  "Too many requests",
-                  "this credential's rate limit is spent; retry after "
-                      + decision.retryAfterSeconds()
-                      + " s");
+              return Problems.tooManyRequests(
+                  exchange, "this credential's rate limit is spent", decision);
             });
   }
 }

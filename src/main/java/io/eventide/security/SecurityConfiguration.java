@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.oauth2.server.resource.autoconfigure.reactive.JwkSetUriReactiveJwtDecoderBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -23,6 +24,7 @@ import org.springframework.security.web.server.context.NoOpServerSecurityContext
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.reactive.CorsConfigurationSource;
 import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
+import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 
 /**
@@ -34,6 +36,14 @@ import reactor.core.publisher.Mono;
 @EnableConfigurationProperties(SecurityProperties.class)
 class SecurityConfiguration {
   private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+  private static final String[] READ_ROUTES = {
+    "/pipelines/{name}",
+    "/pipelines/{name}/panes",
+    "/pipelines/{name}/results",
+    "/pipelines/{name}/windows",
+    "/pipelines/{name}/dead-letters",
+    "/pipelines/{name}/watermark"
+  };
 
   @Bean
   SecurityWebFilterChain eventideSecurity(
@@ -60,7 +70,18 @@ class SecurityConfiguration {
               + " eventide.security.enabled=true (the prod profile does) before exposing Eventide.");
       return http.authorizeExchange(a -> a.anyExchange().permitAll()).build();
     }
-    ProblemEntryPoint entryPoint = new ProblemEntryPoint();
+    SecurityProperties.FailedAuthentications f = properties.failedAuthentications();
+    ProblemEntryPoint entryPoint;
+    if (f.perSecond() > 0) {
+      AuthenticationFailures failures =
+          new AuthenticationFailures(
+              new InMemoryRateLimiter(
+                  f.perSecond(), f.burst(), f.maxAddresses(), System::nanoTime));
+      http.addFilterBefore(failures, SecurityWebFiltersOrder.AUTHENTICATION);
+      entryPoint = new ProblemEntryPoint(failures::failed);
+    } else {
+      entryPoint = new ProblemEntryPoint(exchange -> {});
+    }
     ProblemAccessDeniedHandler denied = new ProblemAccessDeniedHandler();
     http.exceptionHandling(e -> e.authenticationEntryPoint(entryPoint).accessDeniedHandler(denied));
 
@@ -92,6 +113,11 @@ class SecurityConfiguration {
     return http.authorizeExchange(SecurityConfiguration::routes).build();
   }
 
+  /**
+   * Every route is named with its methods, and whatever no rule names is denied: a rule that
+   * matched too little must fail closed, not fall through to "any credential". HEAD is answered by
+   * the GET handler, so it is granted exactly where GET is.
+   */
   private static void routes(ServerHttpSecurity.AuthorizeExchangeSpec a) {
     a.pathMatchers("/actuator/health", "/actuator/health/**")
         .permitAll()
@@ -99,7 +125,7 @@ class SecurityConfiguration {
         .access(PipelineAccess.everyPipeline(Grants::canAdminister))
         .pathMatchers("/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
         .permitAll()
-        .pathMatchers("/admin/**")
+        .pathMatchers(HttpMethod.POST, "/admin/api-keys")
         .access(PipelineAccess.everyPipeline(Grants::canAdminister))
         .pathMatchers(HttpMethod.PUT, "/pipelines/{name}")
         .access(PipelineAccess.admin())
@@ -107,14 +133,15 @@ class SecurityConfiguration {
         .access(PipelineAccess.admin())
         .pathMatchers(HttpMethod.POST, "/pipelines/{name}/events", "/pipelines/{name}/watermark")
         .access(PipelineAccess.producer())
-        .pathMatchers(HttpMethod.GET, "/pipelines")
-        .access(PipelineAccess.everyPipeline(Grants::canRead))
-        .pathMatchers(HttpMethod.GET, "/pipelines/{name}", "/pipelines/{name}/*")
-        .access(PipelineAccess.reader())
         .pathMatchers(HttpMethod.POST, "/simulate")
-        .authenticated()
-        .anyExchange()
         .authenticated();
+    for (HttpMethod read : new HttpMethod[] {HttpMethod.GET, HttpMethod.HEAD}) {
+      a.pathMatchers(read, "/pipelines")
+          .access(PipelineAccess.everyPipeline(Grants::canRead))
+          .pathMatchers(read, READ_ROUTES)
+          .access(PipelineAccess.reader());
+    }
+    a.anyExchange().denyAll();
   }
 
   /** The resource server sees only bearer tokens shaped like a JWT; the rest are API keys. */
@@ -164,7 +191,14 @@ class SecurityConfiguration {
       havingValue = "memory",
       matchIfMissing = true)
   RateLimiter rateLimiter(SecurityProperties properties) {
-    SecurityProperties.RateLimit r = properties.rateLimit();
-    return new InMemoryRateLimiter(r.perSecond(), r.burst(), System::nanoTime);
+    return InMemoryRateLimiter.of(properties.rateLimit());
+  }
+
+  /** Applies to the decoder Spring Boot builds from {@code jwk-set-uri} or {@code issuer-uri}. */
+  @Bean
+  JwkSetUriReactiveJwtDecoderBuilderCustomizer keySetFetchThrottle(SecurityProperties properties) {
+    KeySetFetchThrottle throttle =
+        new KeySetFetchThrottle(properties.jwt().keySetRefetchInterval(), System::nanoTime);
+    return builder -> builder.webClient(WebClient.builder().filter(throttle).build());
   }
 }

@@ -2,6 +2,7 @@ package io.eventide.state;
 
 import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
+import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.security.RateLimiter;
 import io.eventide.security.SecurityProperties;
@@ -51,8 +52,9 @@ public class StateConfiguration {
     }
 
     @Bean
-    PipelineRegistry pipelineRegistry(ReactiveStringRedisTemplate redis, StateProperties state) {
-      return new RedisPipelineRegistry(redis, state);
+    PipelineRegistry pipelineRegistry(
+        ReactiveStringRedisTemplate redis, StateProperties state, KafkaNamespace kafka) {
+      return new RedisPipelineRegistry(redis, state, kafka);
     }
 
     @Bean

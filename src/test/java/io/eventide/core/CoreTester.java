@@ -2,6 +2,7 @@ package io.eventide.core;
 
 import io.eventide.engine.ManualClock;
 import io.eventide.engine.Time;
+import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineParser;
 import java.util.ArrayList;
@@ -39,7 +40,9 @@ final class CoreTester {
    */
   static CoreTester of(String json, int shards, long start) {
     return new CoreTester(
-        PipelineParser.parseNamed(JsonMapper.shared().readTree(json), "p"), shards, start);
+        PipelineParser.parseNamed(JsonMapper.shared().readTree(json), "p", KafkaNamespace.DEFAULT),
+        shards,
+        start);
   }
 
   /** One batch, as one request would carry it; returns its counts. */

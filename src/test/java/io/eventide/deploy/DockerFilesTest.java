@@ -149,6 +149,34 @@ class DockerFilesTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void composePublishesOnlyEventideAndOnlyOnLoopback() {
+    List<Object> ports = (List<Object>) service("eventide").get("ports");
+    assertThat(ports).isNotEmpty().allMatch(p -> String.valueOf(p).startsWith("127.0.0.1:"));
+    assertThat(service("redis")).doesNotContainKey("ports");
+    assertThat(service("kafka")).doesNotContainKey("ports");
+  }
+
+  @Test
+  void composeRunsWithSecurityOn() {
+    assertThat(environment("eventide")).containsEntry("EVENTIDE_SECURITY_ENABLED", "true");
+  }
+
+  /**
+   * The admin key's hash comes from the operator's environment, and Compose refuses to start
+   * without one ({@code ${VAR:?message}}): there is no default key to forget to change.
+   */
+  @Test
+  void composeTakesTheAdminKeyFromTheEnvironmentAndWillNotStartWithout() {
+    Map<String, String> env = environment("eventide");
+    assertThat(env).containsEntry("EVENTIDE_SECURITY_APIKEYS_0_NAME", "admin");
+    assertThat(env).containsEntry("EVENTIDE_SECURITY_APIKEYS_0_ADMIN_0", "*");
+    assertThat(env.get("EVENTIDE_SECURITY_APIKEYS_0_SHA256"))
+        .matches("\\$\\{EVENTIDE_ADMIN_KEY_SHA256:\\?[^}]+}");
+    assertThat(ProjectFiles.read("docs/operations.md")).contains("EVENTIDE_ADMIN_KEY_SHA256");
+  }
+
+  @Test
   void composeWiresEventideToRedisAndKafka() {
     Map<String, String> env = environment("eventide");
     URI redis = URI.create(env.get("SPRING_DATA_REDIS_URL"));

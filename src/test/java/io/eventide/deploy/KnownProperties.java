@@ -108,7 +108,7 @@ final class KnownProperties {
       }
       ConfigurationPropertyName name = ConfigurationPropertyName.of(e.getKey());
       if (env.getConfigurationProperty(name) != null
-          || (isMap(e.getValue())
+          || ((isMap(e.getValue()) || isList(e.getValue()))
               && env.containsDescendantOf(name) == ConfigurationPropertyState.PRESENT)) {
         return true;
       }
@@ -132,5 +132,10 @@ final class KnownProperties {
 
   private static boolean isMap(String type) {
     return type != null && type.startsWith("java.util.Map<");
+  }
+
+  /** A list binds from indexed variables: {@code EVENTIDE_SECURITY_APIKEYS_0_NAME}. */
+  private static boolean isList(String type) {
+    return type != null && type.startsWith("java.util.List<");
   }
 }

@@ -26,6 +26,8 @@ class KnownPropertiesTest {
     assertThat(KNOWN.isBoundByEnvironment("EVENTIDE_HEALTH_WATERMARK_STALL")).isTrue();
     assertThat(KNOWN.isBoundByEnvironment("SPRING_PROFILES_ACTIVE")).isTrue();
     assertThat(KNOWN.isBoundByEnvironment("SPRING_KAFKA_PROPERTIES_SASL_MECHANISM")).isTrue();
+    assertThat(KNOWN.isBoundByEnvironment("EVENTIDE_SECURITY_APIKEYS_0_SHA256")).isTrue();
+    assertThat(KNOWN.isBoundByEnvironment("EVENTIDE_SECURITY_APIKEY_0_SHA256")).isFalse();
     assertThat(KNOWN.isBoundByEnvironment("EVENTIDE_RUNTIME_SHARD")).isFalse();
     assertThat(KNOWN.isBoundByEnvironment("SPRING_DATA_REDIS_HOSTNAME")).isFalse();
     assertThat(KNOWN.isBoundByEnvironment("JAVA_OPTS")).isFalse();

@@ -25,7 +25,7 @@ class KafkaBrokerOutageTest extends KafkaIntegrationTest {
          "sinks": {"kafka": {}}}
         """);
     ingest("outage", event("a", "12:00:00", 1, null));
-    assertThat(read("eventide.panes.outage", 1)).hasSize(1);
+    assertThat(read("eventide.outage.panes", 1)).hasSize(1);
     assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
 
     KafkaTestBroker broker = KafkaTestBroker.get();
@@ -46,7 +46,7 @@ class KafkaBrokerOutageTest extends KafkaIntegrationTest {
       broker.start();
     }
 
-    List<ConsumerRecord<String, byte[]>> records = read("eventide.panes.outage", 30);
+    List<ConsumerRecord<String, byte[]>> records = read("eventide.outage.panes", 30);
     assertThat(records).hasSize(30);
     assertSameOrderPerKey(records);
     // Count with accumulating panes: pane i of a window holds i + 1 elements, each exactly once.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventide.pipeline.InvalidInputException;
+import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineJson;
 import io.eventide.pipeline.PipelineParser;
@@ -14,6 +15,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 class KafkaDefinitionTest {
   private static PipelineDefinition parse(String extra) {
+    return parse(extra, KafkaNamespace.DEFAULT);
+  }
+
+  private static PipelineDefinition parse(String extra, KafkaNamespace namespace) {
     JsonNode body =
         JsonMapper.shared()
             .readTree(
@@ -21,7 +26,7 @@ class KafkaDefinitionTest {
                     + " \"aggregate\": {\"type\": \"sum\"}, "
                     + extra
                     + "}");
-    return PipelineParser.parseNamed(body, "clicks");
+    return PipelineParser.parseNamed(body, "clicks", namespace);
   }
 
   @Test
@@ -31,11 +36,21 @@ class KafkaDefinitionTest {
             "\"accumulation\": \"accumulating\", \"sinks\": {\"kafka\": {}},"
                 + " \"source\": {\"kafka\": {\"topic\": \"clicks-in\"}}");
     JsonNode json = PipelineJson.withWarnings(d);
-    assertThat(json.at("/sinks/kafka/topic").stringValue()).isEqualTo("eventide.panes.clicks");
+    assertThat(json.at("/sinks/kafka/topic").stringValue()).isEqualTo("eventide.clicks.panes");
     assertThat(json.at("/sinks/kafka/mode").stringValue()).isEqualTo("changelog");
     assertThat(json.at("/source/kafka/topic").stringValue()).isEqualTo("clicks-in");
-    assertThat(json.at("/source/kafka/group").stringValue()).isEqualTo("eventide.clicks");
+    assertThat(json.at("/source/kafka/group").stringValue()).isEqualTo("eventide.clicks.source");
     assertThat(json.get("warnings")).isEmpty();
+  }
+
+  @Test
+  void defaultsFollowTheConfiguredNamespace() {
+    PipelineDefinition d =
+        parse(
+            "\"sinks\": {\"kafka\": {}}, \"source\": {\"kafka\": {\"topic\": \"t\"}}",
+            new KafkaNamespace("acme-"));
+    assertThat(d.sinks().kafka().topic()).isEqualTo("acme-clicks.panes");
+    assertThat(d.source().kafka().group()).isEqualTo("acme-clicks.source");
   }
 
   @Test

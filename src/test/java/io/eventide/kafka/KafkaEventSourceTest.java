@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 class KafkaEventSourceTest extends KafkaIntegrationTest {
-  private static final String TOPIC = "clicks-in";
+  private static final String TOPIC = "eventide.from-kafka.clicks";
 
   @Autowired KafkaEventSources sources;
   @Autowired OutputStore store;
@@ -59,7 +59,7 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
     try (Admin admin = admin()) {
       await().atMost(PATIENCE).until(() -> committed(admin) == 21);
     }
-    assertThat(read("eventide.dead-letters.from-kafka", 1))
+    assertThat(read("eventide.from-kafka.dead-letters", 1))
         .singleElement()
         .satisfies(r -> assertThat(value(r).get("reason").stringValue()).isEqualTo("invalid"));
     assertThat(runtime("from-kafka").watermark().join().sources())
@@ -74,7 +74,7 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
           Map.of(
               new TopicPartition(TOPIC, 0), new OffsetAndMetadata(0),
               new TopicPartition(TOPIC, 1), new OffsetAndMetadata(0));
-      admin.alterConsumerGroupOffsets("eventide.from-kafka", start).all().get();
+      admin.alterConsumerGroupOffsets("eventide.from-kafka.source", start).all().get();
       sources.start(registry.find("from-kafka").block());
       await().atMost(PATIENCE).until(() -> duplicates.of("from-kafka") == 20);
       await().atMost(PATIENCE).until(() -> committed(admin) == 21);
@@ -92,7 +92,10 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
 
   private static long committed(Admin admin) throws Exception {
     Map<TopicPartition, OffsetAndMetadata> offsets =
-        admin.listConsumerGroupOffsets("eventide.from-kafka").partitionsToOffsetAndMetadata().get();
+        admin
+            .listConsumerGroupOffsets("eventide.from-kafka.source")
+            .partitionsToOffsetAndMetadata()
+            .get();
     return offsets.values().stream().mapToLong(o -> o == null ? 0 : o.offset()).sum();
   }
 

@@ -36,6 +36,8 @@ import tools.jackson.databind.json.JsonMapper;
     properties = {
       "eventide.kafka.enabled=true",
       "eventide.kafka.retry-backoff=200ms",
+      "eventide.kafka.grants[0].pipeline=granted",
+      "eventide.kafka.grants[0].sink-topics[0]=shop.click-counts",
       "logging.level.org.apache.kafka=warn",
       "logging.level.kafka=warn",
       "logging.level.org.springframework.kafka=warn"

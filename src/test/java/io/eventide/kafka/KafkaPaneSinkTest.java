@@ -29,7 +29,7 @@ class KafkaPaneSinkTest extends KafkaIntegrationTest {
   void panesArriveWithTheirKeysHeadersAndOrder() throws Exception {
     JsonNode answer = define("sink-order", COUNT_OF_THREE.formatted("accumulating", "changelog"));
     assertThat(answer.at("/sinks/kafka/topic").stringValue())
-        .isEqualTo("eventide.panes.sink-order");
+        .isEqualTo("eventide.sink-order.panes");
     assertThat(answer.at("/warnings")).isEmpty();
 
     // Worked example 1: panes [5,8,3], [5,8,3,15,19,23], [5,8,3,15,19,23,9,13,10].
@@ -42,7 +42,7 @@ class KafkaPaneSinkTest extends KafkaIntegrationTest {
           event("a", "12:03:00", batch[2], null));
     }
 
-    List<ConsumerRecord<String, byte[]>> records = read("eventide.panes.sink-order", 3);
+    List<ConsumerRecord<String, byte[]>> records = read("eventide.sink-order.panes", 3);
     assertThat(records).hasSize(3);
     for (ConsumerRecord<String, byte[]> r : records) {
       assertThat(r.key()).isEqualTo("a@2024-05-01T12:00:00.000Z/2024-05-01T12:10:00.000Z");
@@ -125,7 +125,7 @@ class KafkaPaneSinkTest extends KafkaIntegrationTest {
       drain(name);
 
       List<ConsumerRecord<String, byte[]>> records =
-          read("eventide.panes." + name, 1, Duration.ofSeconds(2));
+          read("eventide." + name + ".panes", 1, Duration.ofSeconds(2));
       assertSameOrderPerKey(records);
       Map<String, Double> totals =
           pairing[1].equals("changelog") ? upsert(records) : addWithSign(records);

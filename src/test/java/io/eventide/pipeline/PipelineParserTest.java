@@ -39,7 +39,7 @@ class PipelineParserTest {
   }
 
   static PipelineDefinition parse(JsonNode body) {
-    return PipelineParser.parseNamed(body, "p");
+    return PipelineParser.parseNamed(body, "p", KafkaNamespace.DEFAULT);
   }
 
   static List<Violation> violations(String text) {
@@ -127,7 +127,8 @@ class PipelineParserTest {
       PipelineDefinition d = parse(full);
       // Compared as text: the tree holds counts as longs where the parser read ints.
       assertThat(PipelineJson.write(d).toString()).isEqualTo(json(full).toString());
-      assertThat(PipelineParser.parseNamed(PipelineJson.write(d), "p")).isEqualTo(d);
+      assertThat(PipelineParser.parseNamed(PipelineJson.write(d), "p", KafkaNamespace.DEFAULT))
+          .isEqualTo(d);
     }
 
     @Test
@@ -580,7 +581,8 @@ class PipelineParserTest {
                   "window",
                   "{'type':'calendar','unit':'months','multiple':3,'timeZone':'America/New_York',"
                       + "'startDate':'2026-01-31'}"));
-      assertThat(PipelineParser.parseNamed(PipelineJson.write(d), "p")).isEqualTo(d);
+      assertThat(PipelineParser.parseNamed(PipelineJson.write(d), "p", KafkaNamespace.DEFAULT))
+          .isEqualTo(d);
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.eventide.config.StateProperties;
 import io.eventide.core.IngestResult;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.ManualClock;
+import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.sink.PublishedPane;
@@ -46,7 +47,8 @@ class PipelineRuntimeTest {
                                "trigger": {"type": "afterCount", "count": 1}},
                    "accumulation": "accumulating", "aggregate": {"type": "count"}}
                   """),
-          "p");
+          "p",
+          KafkaNamespace.DEFAULT);
 
   private final ExecutorService pool = Executors.newFixedThreadPool(2);
   private final ManualClock clock = new ManualClock(0);
@@ -130,7 +132,8 @@ class PipelineRuntimeTest {
                                  {"type": "afterProcessingTime", "delay": "10s"}},
                      "aggregate": {"type": "count"}}
                     """),
-            "p");
+            "p",
+            KafkaNamespace.DEFAULT);
     HeldState state = new HeldState(1).answeringAll();
     PipelineRuntime runtime = runtime(delayed, state, false);
     assertThat(runtime.ingest(batch("a", "a"))).succeedsWithin(PATIENCE);

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 
 /** A credential that spends its bucket gets 429 with Retry-After; others are not affected. */
@@ -20,8 +21,14 @@ import org.springframework.http.MediaType;
       "eventide.security.api-keys[0].reader=*",
       "eventide.security.api-keys[1].name=calm",
       "eventide.security.api-keys[1].sha256=" + SecuredRuntimeTest.PRODUCER_SHA,
-      "eventide.security.api-keys[1].reader=*"
+      "eventide.security.api-keys[1].reader=*",
+      "eventide.security.api-keys[2].name=quiet",
+      "eventide.security.api-keys[2].sha256=" + SecuredRuntimeTest.ROOT_SHA,
+      "eventide.security.api-keys[2].reader=*",
+      "eventide.security.failed-authentications.per-second=1",
+      "eventide.security.failed-authentications.burst=5"
     })
+@Import(TestJwt.Decoder.class)
 class RateLimitTest {
   @LocalServerPort int port;
 
@@ -45,9 +52,57 @@ class RateLimitTest {
   }
 
   @Test
+  void aTokenWhoseSubjectLooksLikeAKeyNameHasABucketOfItsOwn() {
+    Http http = new Http(port);
+    String impostor = TestJwt.token("key:quiet", "eventide", "eventide:read:*");
+    int answer = 200;
+    for (int i = 0; i < 10 && answer == 200; i++) {
+      answer = http.get("/pipelines", impostor).status();
+    }
+    assertThat(answer).isEqualTo(429);
+    assertThat(http.get("/pipelines", SecuredRuntimeTest.ROOT).status()).isEqualTo(200);
+  }
+
+  @Test
+  void failedAuthenticationsFromOneAddressAre429OnceTheirBurstIsSpent() throws Exception {
+    Http http = new Http(port);
+    for (int i = 0; i < 5; i++) {
+      assertThat(http.get("/pipelines", "guess-" + i).status()).isEqualTo(401);
+    }
+    Http.Reply refused = http.get("/pipelines", "guess-5");
+    assertThat(refused.status()).as(refused.text()).isEqualTo(429);
+    assertThat(refused.isProblem()).isTrue();
+    assertThat(refused.json().get("detail").asString()).contains("failed authentications");
+    assertThat(Long.parseLong(refused.headers().getFirst("Retry-After"))).isBetween(1L, 2L);
+    // Refused before authenticating: a good key from that address waits as well.
+    assertThat(http.get("/pipelines", SecuredRuntimeTest.PRODUCER).status()).isEqualTo(429);
+    // Requests without credentials are not authentications; probes stay open.
+    assertThat(http.get("/actuator/health/liveness", null).status()).isEqualTo(200);
+    // One failure's worth comes back each second, so the other tests find the address free.
+    Thread.sleep(1100);
+    assertThat(http.get("/pipelines", SecuredRuntimeTest.PRODUCER).status()).isEqualTo(200);
+  }
+
+  @Test
+  void idleBucketsAreForgottenAndTheirNumberIsCapped() {
+    AtomicLong nanos = new AtomicLong();
+    InMemoryRateLimiter limiter = new InMemoryRateLimiter(1, 2, 100, nanos::get);
+    for (int i = 0; i < 100; i++) {
+      assertThat(limiter.take("c" + i).allowed()).isTrue();
+    }
+    // At the cap, with every bucket in use, a new credential is refused rather than let through.
+    assertThat(limiter.take("c100").allowed()).isFalse();
+    assertThat(limiter.size()).isEqualTo(100);
+    // A bucket that is full again is idle: forgetting it changes no decision.
+    nanos.addAndGet(1_000_000_000L);
+    assertThat(limiter.take("c100").allowed()).isTrue();
+    assertThat(limiter.size()).isEqualTo(1);
+  }
+
+  @Test
   void theBucketRefillsAtTheConfiguredRate() {
     AtomicLong nanos = new AtomicLong();
-    InMemoryRateLimiter limiter = new InMemoryRateLimiter(2, 2, nanos::get);
+    InMemoryRateLimiter limiter = new InMemoryRateLimiter(2, 2, 100, nanos::get);
     assertThat(limiter.take("a").allowed()).isTrue();
     assertThat(limiter.take("a").allowed()).isTrue();
     RateLimiter.Decision refused = limiter.take("a");

@@ -16,6 +16,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.Disposable;
 import reactor.core.publisher.Sinks;
 import tools.jackson.databind.JsonNode;
@@ -100,6 +101,38 @@ class SecuredApiTest {
     assertProblem(http.get("/pipelines/payments/results", READER), 403);
     assertProblem(http.send(HttpMethod.POST, "/pipelines/orders/events", READER, EVENT), 403);
     assertThat(http.send(HttpMethod.POST, "/simulate", READER, "{}").status()).isEqualTo(400);
+  }
+
+  @Test
+  void headIsCheckedAsGetIs() {
+    for (String route :
+        List.of("", "/panes", "/results", "/windows", "/dead-letters", "/watermark")) {
+      assertThat(head("/pipelines/payments" + route, READER)).as(route).isEqualTo(403);
+      assertThat(head("/pipelines/orders" + route, PRODUCER)).as(route).isEqualTo(403);
+      assertThat(head("/pipelines/orders" + route, null)).as(route).isEqualTo(401);
+    }
+    assertThat(head("/pipelines", READER)).isEqualTo(403);
+    for (String route : List.of("", "/results", "/windows", "/dead-letters", "/watermark")) {
+      assertThat(head("/pipelines/orders" + route, READER)).as(route).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void whatNoRuleAuthorisesIsDenied() {
+    assertProblem(http.send(HttpMethod.PATCH, "/pipelines/orders", ROOT, COUNTS), 403);
+    assertProblem(http.send(HttpMethod.POST, "/pipelines/orders/results", READER, "{}"), 403);
+    assertProblem(http.send(HttpMethod.PUT, "/pipelines/orders/events", PRODUCER, EVENT), 403);
+    assertProblem(http.get("/nowhere", ROOT), 403);
+    assertProblem(http.send(HttpMethod.OPTIONS, "/pipelines/orders", READER, (byte[]) null), 403);
+    assertProblem(http.get("/nowhere", null), 401);
+  }
+
+  private int head(String path, String credential) {
+    WebClient.RequestHeadersSpec<?> request = http.headers(HttpMethod.HEAD, path);
+    if (credential != null) {
+      request.header(HttpHeaders.AUTHORIZATION, "Bearer " + credential);
+    }
+    return Http.exchange(request).status();
   }
 
   @Test

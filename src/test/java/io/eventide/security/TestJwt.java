@@ -4,6 +4,8 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import java.security.KeyPair;
@@ -24,6 +26,11 @@ final class TestJwt {
   private TestJwt() {}
 
   static String token(String subject, String audience, String scope) {
+    return token(subject, audience, scope, null);
+  }
+
+  /** A token whose header names the key {@code kid}, as an issuer with several keys signs. */
+  static String token(String subject, String audience, String scope, String kid) {
     JWTClaimsSet claims =
         new JWTClaimsSet.Builder()
             .subject(subject)
@@ -32,7 +39,8 @@ final class TestJwt {
             .issueTime(new Date())
             .expirationTime(Date.from(Instant.now().plusSeconds(300)))
             .build();
-    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), claims);
+    SignedJWT jwt =
+        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(kid).build(), claims);
     try {
       jwt.sign(new RSASSASigner(KEYS.getPrivate()));
     } catch (JOSEException e) {
@@ -49,6 +57,12 @@ final class TestJwt {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The issuer's key set, as a jwk-set-uri serves it: the one key, as {@code kid}. */
+  static String jwks(String kid) {
+    return new JWKSet(new RSAKey.Builder((RSAPublicKey) KEYS.getPublic()).keyID(kid).build())
+        .toString();
   }
 
   /** What Spring Boot would build from jwk-set-uri, built here from the public key. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.ReactiveRedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
@@ -47,13 +48,40 @@ class RedisRateLimiterTest {
   }
 
   @Test
-  void requestsPassWhileRedisDoesNotAnswer() {
+  void aLocalBucketLimitsWhileRedisDoesNotAnswer() {
     LettuceConnectionFactory nowhere = TestRedis.connectionFactory("redis://127.0.0.1:1");
     try {
-      assertThat(take(limiter(nowhere), "busy").allowed()).isTrue();
+      assertLocalBucket(limiter(nowhere));
     } finally {
       nowhere.destroy();
     }
+  }
+
+  /** A Redis of its own, out of memory: the shared one must not be starved for other tests. */
+  @Test
+  void aLocalBucketLimitsWhileRedisIsOutOfMemory() throws Exception {
+    try (StoppableRedis full = StoppableRedis.start()) {
+      LettuceConnectionFactory f = TestRedis.connectionFactory(full.url());
+      try {
+        ReactiveRedisConnection connection = f.getReactiveConnection();
+        connection.serverCommands().setConfig("maxmemory", "1").block(Duration.ofSeconds(10));
+        connection.close();
+        assertLocalBucket(limiter(f));
+      } finally {
+        f.destroy();
+      }
+    }
+  }
+
+  /** The burst of 3 is granted once, by this replica alone, and then refused with a wait. */
+  private static void assertLocalBucket(RateLimiter limiter) {
+    for (int i = 0; i < 3; i++) {
+      assertThat(take(limiter, "busy").allowed()).as("request %d", i).isTrue();
+    }
+    RateLimiter.Decision refused = take(limiter, "busy");
+    assertThat(refused.allowed()).isFalse();
+    assertThat(refused.retryAfterSeconds()).isBetween(1L, 2L);
+    assertThat(take(limiter, "calm").allowed()).isTrue();
   }
 
   private RateLimiter limiter(LettuceConnectionFactory f) {
@@ -61,7 +89,7 @@ class RedisRateLimiterTest {
         new ReactiveStringRedisTemplate(f),
         new StateProperties(StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1)),
         new SecurityProperties(
-            true, List.of(), null, new SecurityProperties.RateLimit(2, 3), null));
+            true, List.of(), null, new SecurityProperties.RateLimit(2, 3, 100), null, null));
   }
 
   private static RateLimiter.Decision take(RateLimiter limiter, String credential) {

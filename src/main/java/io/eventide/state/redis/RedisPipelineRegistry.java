@@ -1,6 +1,7 @@
 package io.eventide.state.redis;
 
 import io.eventide.config.StateProperties;
+import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineJson;
 import io.eventide.pipeline.PipelineParser;
@@ -18,10 +19,13 @@ import tools.jackson.databind.json.JsonMapper;
 public class RedisPipelineRegistry implements PipelineRegistry {
   private final ReactiveStringRedisTemplate redis;
   private final String hash;
+  private final KafkaNamespace kafka;
 
-  public RedisPipelineRegistry(ReactiveStringRedisTemplate redis, StateProperties state) {
+  public RedisPipelineRegistry(
+      ReactiveStringRedisTemplate redis, StateProperties state, KafkaNamespace kafka) {
     this.redis = redis;
     this.hash = new RedisKeys(state.keyPrefix()).pipelines();
+    this.kafka = kafka;
   }
 
   @Override
@@ -62,7 +66,7 @@ public class RedisPipelineRegistry implements PipelineRegistry {
         .onErrorMap(RedisStateStore::unavailable);
   }
 
-  private static PipelineDefinition read(String name, String json) {
-    return PipelineParser.parseNamed(JsonMapper.shared().readTree(json), name);
+  private PipelineDefinition read(String name, String json) {
+    return PipelineParser.parseNamed(JsonMapper.shared().readTree(json), name, kafka);
   }
 }

@@ -1,6 +1,7 @@
 package io.eventide.state.redis;
 
 import io.eventide.config.StateProperties;
+import io.eventide.security.InMemoryRateLimiter;
 import io.eventide.security.RateLimiter;
 import io.eventide.security.SecurityProperties;
 import java.util.List;
@@ -14,8 +15,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * The token bucket of each credential in Redis, taken from by one script call per request, so that
- * every replica draws on the same budget. While Redis does not answer, requests are let through:
- * the limiter guards against overload, and the routes that need Redis answer 503 anyway.
+ * every replica draws on the same budget. While Redis fails (does not answer, is out of memory, or
+ * refuses the script), each replica falls back to a bucket of its own at the same rate: the limit
+ * holds per replica, and requests that need no Redis (simulations) are still served, where failing
+ * closed would refuse them and letting everything through would let a flood in while Redis is sick.
  */
 public class RedisRateLimiter implements RateLimiter {
   private static final Logger log = LoggerFactory.getLogger(RedisRateLimiter.class);
@@ -28,6 +31,7 @@ public class RedisRateLimiter implements RateLimiter {
   private final String prefix;
   private final List<String> limits;
   private final AtomicBoolean failing = new AtomicBoolean();
+  private final RateLimiter local;
 
   public RedisRateLimiter(
       ReactiveStringRedisTemplate redis, StateProperties state, SecurityProperties security) {
@@ -35,6 +39,7 @@ public class RedisRateLimiter implements RateLimiter {
     this.prefix = new RedisKeys(state.keyPrefix()).rateLimit("");
     SecurityProperties.RateLimit r = security.rateLimit();
     this.limits = List.of(Integer.toString(r.perSecond()), Integer.toString(r.burst()));
+    this.local = InMemoryRateLimiter.of(r);
   }
 
   @Override
@@ -52,10 +57,9 @@ public class RedisRateLimiter implements RateLimiter {
         .onErrorResume(
             e -> {
               if (failing.compareAndSet(false, true)) {
-                log.warn(
-                    "rate limits are not enforced while Redis does not answer: {}", e.getMessage());
+                log.warn("rate limits are per replica while Redis fails: {}", e.getMessage());
               }
-              return Mono.just(Decision.ALLOWED);
+              return local.tryAcquire(credential);
             });
   }
 }

@@ -1,0 +1,38 @@
+package io.eventide.pipeline;
+
+/**
+ * The Kafka names that belong to a pipeline: {@code <prefix><pipeline>.<part>}, where the part has
+ * no dot. Pipeline names may contain dots, so the last dot is what tells owners apart: {@code
+ * eventide.a.b.panes} is pipeline {@code a.b}'s, never {@code a}'s, and no name belongs to two
+ * pipelines.
+ *
+ * @param prefix what every pipeline's names start with ({@code eventide.kafka.namespace})
+ */
+public record KafkaNamespace(String prefix) {
+  public static final KafkaNamespace DEFAULT = new KafkaNamespace("eventide.");
+
+  /** What every name of the pipeline starts with. */
+  public String of(String pipeline) {
+    return prefix + pipeline + ".";
+  }
+
+  public String paneTopic(String pipeline) {
+    return of(pipeline) + "panes";
+  }
+
+  public String deadLetterTopic(String pipeline) {
+    return of(pipeline) + "dead-letters";
+  }
+
+  public String group(String pipeline) {
+    return of(pipeline) + "source";
+  }
+
+  /** Whether the topic or group {@code name} is in the pipeline's namespace. */
+  public boolean owns(String pipeline, String name) {
+    String root = of(pipeline);
+    return name.startsWith(root)
+        && name.length() > root.length()
+        && name.indexOf('.', root.length()) < 0;
+  }
+}
