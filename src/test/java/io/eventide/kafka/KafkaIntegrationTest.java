@@ -19,18 +19,24 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A running Eventide with Kafka enabled against {@link KafkaTestBroker}, and a real consumer. */
+/**
+ * A running Eventide with Kafka enabled against {@link KafkaTestBroker}, and a real consumer. Each
+ * class gets a context of its own, closed after it: its consumers, producers and outbox sender must
+ * not go on polling while the rest of the suite runs, nor outlive the broker.
+ */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
@@ -44,6 +50,8 @@ import tools.jackson.databind.json.JsonMapper;
     })
 @AutoConfigureWebTestClient(timeout = "PT30S")
 @Import(DuplicateCounter.class)
+@ExtendWith(KafkaTestBroker.Stopper.class)
+@DirtiesContext
 abstract class KafkaIntegrationTest {
   static final JsonMapper JSON = JsonMapper.shared();
   static final Duration PATIENCE = Duration.ofSeconds(30);

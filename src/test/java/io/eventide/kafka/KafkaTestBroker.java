@@ -1,7 +1,15 @@
 package io.eventide.kafka;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import kafka.server.BrokerServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
@@ -9,9 +17,9 @@ import org.testcontainers.kafka.KafkaContainer;
 /**
  * One real broker for every Kafka test in the JVM: Testcontainers' Kafka where a Docker engine
  * answers, else spring-kafka-test's in-process KRaft broker. Both can be taken away and brought
- * back with their data, for the outage test.
+ * back with their data, for the outage test. {@link Stopper} stops it once every test has run.
  */
-final class KafkaTestBroker {
+final class KafkaTestBroker implements AutoCloseable {
   private static final String IMAGE = "apache/kafka-native:4.1.1";
   private static KafkaTestBroker instance;
 
@@ -38,6 +46,32 @@ final class KafkaTestBroker {
     return instance;
   }
 
+  /**
+   * Stops the broker when the whole test run is over (the root context's store closes what it
+   * holds), after the Spring contexts that use it, which close with their classes.
+   */
+  static final class Stopper implements BeforeAllCallback {
+    @Override
+    public void beforeAll(ExtensionContext context) {
+      context
+          .getRoot()
+          .getStore(ExtensionContext.Namespace.create(KafkaTestBroker.class))
+          .computeIfAbsent(KafkaTestBroker.class, k -> get(), KafkaTestBroker.class);
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (KafkaTestBroker.class) {
+      if (embedded != null) {
+        embedded.destroy();
+      } else {
+        container.stop();
+      }
+      instance = null;
+    }
+  }
+
   String bootstrapServers() {
     return embedded != null ? embedded.getBrokersAsString() : container.getBootstrapServers();
   }
@@ -60,7 +94,7 @@ final class KafkaTestBroker {
     }
   }
 
-  /** Brings the broker back on the same address, with the records it had. */
+  /** Brings the broker back on the same address, with the records it had, and waits for it. */
   void start() throws Exception {
     if (embedded != null) {
       broker().startup();
@@ -68,7 +102,13 @@ final class KafkaTestBroker {
     } else {
       container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
     }
-    TimeUnit.MILLISECONDS.sleep(100);
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptions()
+          .until(() -> !admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).isEmpty());
+    }
   }
 
   private BrokerServer broker() {

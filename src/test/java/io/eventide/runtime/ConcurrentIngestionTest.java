@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import reactor.netty.http.client.HttpClient;
@@ -32,19 +33,22 @@ class ConcurrentIngestionTest {
             "{\"window\": {\"type\": \"fixed\", \"size\": \"1h\"},"
                 + " \"aggregate\": {\"type\": \"sum\"}}");
     ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
-    List<Future<int[]>> outcomes = new ArrayList<>();
-    for (int c = 0; c < CLIENTS; c++) {
-      int client = c;
-      outcomes.add(clients.submit(() -> produce(client)));
-    }
     int accepted = 0;
     int duplicates = 0;
-    for (Future<int[]> f : outcomes) {
-      int[] counts = f.get();
-      accepted += counts[0];
-      duplicates += counts[1];
+    try {
+      List<Future<int[]>> outcomes = new ArrayList<>();
+      for (int c = 0; c < CLIENTS; c++) {
+        int client = c;
+        outcomes.add(clients.submit(() -> produce(client)));
+      }
+      for (Future<int[]> f : outcomes) {
+        int[] counts = f.get(2, TimeUnit.MINUTES);
+        accepted += counts[0];
+        duplicates += counts[1];
+      }
+    } finally {
+      clients.shutdownNow();
     }
-    clients.shutdown();
     assertThat(accepted).isEqualTo(CLIENTS * REQUESTS * EVENTS);
     assertThat(duplicates).isEqualTo(CLIENTS * REQUESTS);
 

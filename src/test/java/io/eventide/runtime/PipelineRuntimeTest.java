@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.config.OutputProperties;
-import io.eventide.config.StateProperties;
 import io.eventide.core.IngestResult;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.ManualClock;
@@ -20,7 +19,6 @@ import io.eventide.state.redis.RedisStateStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -150,15 +148,14 @@ class PipelineRuntimeTest {
 
   @Test
   void aRuntimeFencedByALaterOwnerCannotCommit() {
-    String prefix = "test-" + UUID.randomUUID();
+    String prefix = TestRedis.newKeyPrefix();
     LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
     try {
       RedisStateStore store =
           new RedisStateStore(
               factory,
               new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
-              new StateProperties(
-                  StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1)));
+              TestRedis.stateProperties(prefix));
       PipelineRuntime first = runtime(store.open("p", 2).join(), true);
       assertThat(first.ingest(batch("a"))).succeedsWithin(PATIENCE);
       PipelineRuntime second = runtime(store.open("p", 2).join(), true);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.ClientOptions;
 import java.time.Duration;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -23,7 +22,7 @@ class RedisClientOptionsTest {
   @DynamicPropertySource
   static void redis(DynamicPropertyRegistry registry) {
     registry.add("spring.data.redis.url", TestRedis::url);
-    registry.add("eventide.state.key-prefix", () -> "test-" + UUID.randomUUID());
+    registry.add("eventide.state.key-prefix", TestRedis::newKeyPrefix);
   }
 
   @Autowired LettuceConnectionFactory factory;

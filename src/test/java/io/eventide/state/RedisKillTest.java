@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,19 +31,20 @@ class RedisKillTest {
   private static final int BATCHES = 120;
   private static final int BATCH_SIZE = 50;
 
-  private final String prefix = "test-" + UUID.randomUUID();
+  private final String prefix = TestRedis.newKeyPrefix();
 
   @Test
   void afterKillDashNineTheServiceResumesWhereItWasCommitted() throws Exception {
     int port = freePort();
     Path log = Files.createTempFile("eventide-child", ".log");
     Process child = launch(port, log);
+    LiveApi api = LiveApi.on(port);
+    Producer producer = new Producer(api);
+    Thread sending = new Thread(producer, "producer");
+    sending.setDaemon(true);
     try {
-      LiveApi api = LiveApi.on(port);
       awaitReady(api, child, log);
       api.define("killed", TestRedis.RUNNING_COUNT);
-      Producer producer = new Producer(api);
-      Thread sending = new Thread(producer, "producer");
       sending.start();
       await().atMost(Duration.ofSeconds(60)).until(() -> producer.acknowledged.get() >= 30);
       child.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful anything
@@ -87,25 +87,31 @@ class RedisKillTest {
         }
       }
     } finally {
+      // Whatever failed, nothing of this test goes on sending or running into the next ones.
+      producer.stop();
+      sending.interrupt();
+      sending.join(TimeUnit.SECONDS.toMillis(30));
       child.destroyForcibly();
       child.waitFor(10, TimeUnit.SECONDS);
       TestRedis.delete(prefix);
+      Files.deleteIfExists(log);
     }
   }
 
   private Process launch(int port, Path log) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new ProcessBuilder(
-            java,
-            "-Xmx512m",
-            "-cp",
-            System.getProperty("java.class.path"),
-            EventideApplication.class.getName(),
-            "--server.port=" + port,
-            "--spring.data.redis.url=" + TestRedis.url(),
-            "--eventide.state.store=redis",
-            "--eventide.state.key-prefix=" + prefix,
-            "--eventide.runtime.shards=2")
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                EventideApplication.class.getName(),
+                "--server.port=" + port,
+                "--eventide.runtime.shards=2"));
+    command.addAll(TestRedis.storeArguments(TestRedis.url(), prefix));
+    return new ProcessBuilder(command)
         .directory(new File(System.getProperty("user.dir")))
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -138,6 +144,7 @@ class RedisKillTest {
     final AtomicInteger acknowledged = new AtomicInteger();
     final AtomicInteger failures = new AtomicInteger();
     final AtomicBoolean done = new AtomicBoolean();
+    private volatile boolean stopped;
     private final LiveApi api;
 
     Producer(LiveApi api) {
@@ -151,7 +158,7 @@ class RedisKillTest {
         pending.add(b);
       }
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-      while (!pending.isEmpty() && System.nanoTime() < deadline) {
+      while (!stopped && !pending.isEmpty() && System.nanoTime() < deadline) {
         int b = pending.peek();
         try {
           LiveApi.Reply reply = api.postEvents("killed", MediaType.APPLICATION_JSON, batch(b));
@@ -165,12 +172,18 @@ class RedisKillTest {
         }
         failures.incrementAndGet();
         try {
+          // A real producer's back-off between retries, not a wait for anything.
           Thread.sleep(100);
         } catch (InterruptedException e) {
           return;
         }
       }
       done.set(true);
+    }
+
+    /** Ends the sending loop, even in the middle of retrying. */
+    void stop() {
+      stopped = true;
     }
 
     private static String batch(int b) {

@@ -8,7 +8,6 @@ import io.eventide.runtime.LiveApi;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -27,14 +26,7 @@ class RedisOutageTest {
   void ingestionAnswers503WhileRedisIsAwayAndRecoversWhenItReturns() throws Exception {
     try (StoppableRedis redis = StoppableRedis.start();
         ConfigurableApplicationContext app =
-            new SpringApplicationBuilder(EventideApplication.class)
-                .run(
-                    "--server.port=0",
-                    "--spring.data.redis.url=" + redis.url(),
-                    "--spring.data.redis.timeout=2s",
-                    "--eventide.state.store=redis",
-                    "--eventide.state.key-prefix=test-" + UUID.randomUUID(),
-                    "--eventide.runtime.shards=2")) {
+            new SpringApplicationBuilder(EventideApplication.class).run(arguments(redis))) {
       LiveApi api =
           LiveApi.on(app.getEnvironment().getProperty("local.server.port", Integer.class));
       api.define("outage", TestRedis.RUNNING_COUNT);
@@ -70,6 +62,18 @@ class RedisOutageTest {
           .atMost(Duration.ofSeconds(10))
           .untilAsserted(() -> assertThat(total(api)).isEqualTo(counts.acknowledged));
     }
+  }
+
+  /** Its own Redis, and still a prefix of its own, as every Redis test has. */
+  private static String[] arguments(StoppableRedis redis) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--server.port=0",
+                "--spring.data.redis.timeout=2s",
+                "--eventide.runtime.shards=2"));
+    args.addAll(TestRedis.storeArguments(redis.url(), TestRedis.newKeyPrefix()));
+    return args.toArray(String[]::new);
   }
 
   private static int readiness(LiveApi api) {

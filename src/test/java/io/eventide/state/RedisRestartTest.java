@@ -11,7 +11,6 @@ import io.eventide.runtime.PaneStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -25,7 +24,7 @@ import tools.jackson.databind.JsonNode;
  * RedisKillTest}.)
  */
 class RedisRestartTest {
-  private final String prefix = "test-" + UUID.randomUUID();
+  private final String prefix = TestRedis.newKeyPrefix();
 
   @AfterEach
   void deleteKeys() {
@@ -33,14 +32,14 @@ class RedisRestartTest {
   }
 
   private ConfigurableApplicationContext start() {
-    return new SpringApplicationBuilder(EventideApplication.class)
-        .run(
-            "--server.port=0",
-            "--spring.data.redis.url=" + TestRedis.url(),
-            "--eventide.state.store=redis",
-            "--eventide.state.key-prefix=" + prefix,
-            "--eventide.runtime.shards=2",
-            "--eventide.outputs.sse-heartbeat=100ms");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--server.port=0",
+                "--eventide.runtime.shards=2",
+                "--eventide.outputs.sse-heartbeat=100ms"));
+    args.addAll(TestRedis.storeArguments(TestRedis.url(), prefix));
+    return new SpringApplicationBuilder(EventideApplication.class).run(args.toArray(String[]::new));
   }
 
   private static LiveApi api(ConfigurableApplicationContext app) {
@@ -104,7 +103,8 @@ class RedisRestartTest {
   }
 
   @Test
-  void aProcessingTimeTimerThatCameDueWhileStoppedFiresAtStart() throws Exception {
+  void aProcessingTimeTimerThatCameDueWhileStoppedFiresAtStart() {
+    long due;
     try (ConfigurableApplicationContext app = start()) {
       LiveApi api = api(app);
       api.define(
@@ -116,8 +116,13 @@ class RedisRestartTest {
            "aggregate": {"type": "sum"}}
           """);
       api.events("wallclock", array(event("k", "2026-01-01T10:00:00Z", 5)));
+      due = System.currentTimeMillis() + 1000;
     }
-    Thread.sleep(1500);
+    // The timer comes due on the wall clock while nothing runs.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> System.currentTimeMillis() > due);
     try (ConfigurableApplicationContext app = start()) {
       LiveApi api = api(app);
       // No request touches the pipeline: it resumed at start-up and its overdue timer fired.

@@ -1,12 +1,17 @@
 package io.eventide.state;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
@@ -31,7 +36,12 @@ public final class StoppableRedis implements AutoCloseable {
     if (onPath("redis-server")) {
       StoppableRedis redis =
           new StoppableRedis(freePort(), Files.createTempDirectory("eventide-redis"), null);
-      redis.resume();
+      try {
+        redis.resume();
+      } catch (Exception e) {
+        redis.close();
+        throw e;
+      }
       return redis;
     }
     if (DockerClientFactory.instance().isDockerAvailable()) {
@@ -81,13 +91,12 @@ public final class StoppableRedis implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("redis.log").toFile())
             .start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!TestRedis.answersPing(URI.create(url()))) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("redis-server did not start on port " + port);
-      }
-      Thread.sleep(50);
-    }
+    Process started = process;
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(50))
+        .failFast("redis-server exited: see " + dir.resolve("redis.log"), () -> !started.isAlive())
+        .until(() -> TestRedis.answersPing(URI.create(url())));
   }
 
   @Override
@@ -97,6 +106,13 @@ public final class StoppableRedis implements AutoCloseable {
     } else if (process != null) {
       process.destroyForcibly();
       process.waitFor(10, TimeUnit.SECONDS);
+    }
+    if (dir != null) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
     }
   }
 

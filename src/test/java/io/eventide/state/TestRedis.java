@@ -1,10 +1,14 @@
 package io.eventide.state;
 
+import io.eventide.config.StateProperties;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
@@ -12,6 +16,11 @@ import org.testcontainers.containers.GenericContainer;
  * The real Redis the tests use: Testcontainers' Redis where a Docker engine answers, else the one
  * named by {@code spring.data.redis.url} (system property or SPRING_DATA_REDIS_URL), else
  * 127.0.0.1:6379, which {@code .ci/run} starts. With none of them the tests fail, saying so.
+ *
+ * <p>That Redis keeps what earlier tests and earlier runs left, and an Eventide on the Redis store
+ * resumes every pipeline it finds under its key prefix at start-up. So every test that uses it (a
+ * Spring context, a child JVM, a bare store) takes a prefix of its own from {@link #newKeyPrefix},
+ * counts keys only under it, and deletes them with {@link #delete} when it is done.
  */
 public final class TestRedis {
   private static final String IMAGE = "redis:7.4-alpine";
@@ -31,6 +40,24 @@ public final class TestRedis {
   private static String url;
 
   private TestRedis() {}
+
+  /** A key prefix that no other test, earlier run or concurrent build uses. */
+  public static String newKeyPrefix() {
+    return "test-" + UUID.randomUUID();
+  }
+
+  /** The command-line arguments that put an Eventide on the Redis store at {@code url}. */
+  public static List<String> storeArguments(String url, String prefix) {
+    return List.of(
+        "--spring.data.redis.url=" + url,
+        "--eventide.state.store=redis",
+        "--eventide.state.key-prefix=" + prefix);
+  }
+
+  /** The state settings of a Redis store built by hand under {@code prefix}. */
+  public static StateProperties stateProperties(String prefix) {
+    return new StateProperties(StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1));
+  }
 
   public static synchronized String url() {
     if (url == null) {

@@ -3,7 +3,6 @@ package io.eventide.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.config.OutputProperties;
-import io.eventide.config.StateProperties;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardSnapshot;
@@ -18,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,7 +34,7 @@ import tools.jackson.databind.JsonNode;
 class VersionedResultsTest {
   private static final Window WINDOW = new Window(0, 60_000);
 
-  private final String prefix = "test-" + UUID.randomUUID();
+  private final String prefix = TestRedis.newKeyPrefix();
   private LettuceConnectionFactory factory;
   private RedisStateStore store;
 
@@ -47,7 +45,7 @@ class VersionedResultsTest {
         new RedisStateStore(
             factory,
             new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
-            new StateProperties(StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1)));
+            TestRedis.stateProperties(prefix));
   }
 
   @AfterEach
