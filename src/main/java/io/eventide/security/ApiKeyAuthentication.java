@@ -1,5 +1,6 @@
 package io.eventide.security;
 
+import java.util.List;
 import org.springframework.security.authentication.AbstractAuthenticationToken;
 
 /** A presented API key: unauthenticated until {@link ApiKeyAuthenticationManager} finds it. */
@@ -8,7 +9,7 @@ final class ApiKeyAuthentication extends AbstractAuthenticationToken {
   private final String name;
 
   private ApiKeyAuthentication(String key, String name, Grants grants) {
-    super(grants == null ? java.util.List.of() : grants.authorities());
+    super(grants == null ? List.of() : grants.authorities());
     this.key = key;
     this.name = name;
     setAuthenticated(grants != null);

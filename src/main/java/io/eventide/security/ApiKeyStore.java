@@ -6,6 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +28,7 @@ public class ApiKeyStore {
   public ApiKeyStore(SecurityProperties properties) {
     for (SecurityProperties.ApiKey k : properties.apiKeys()) {
       byHash.put(
-          k.sha256().toLowerCase(java.util.Locale.ROOT),
+          k.sha256().toLowerCase(Locale.ROOT),
           new ApiKeyPrincipal(k.name(), Grants.of(k.admin(), k.producer(), k.reader())));
     }
   }

@@ -1,5 +1,6 @@
 package io.eventide.security;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -31,7 +32,7 @@ public record Grants(Set<String> admin, Set<String> producer, Set<String> reader
   }
 
   List<GrantedAuthority> authorities() {
-    List<GrantedAuthority> out = new java.util.ArrayList<>();
+    List<GrantedAuthority> out = new ArrayList<>();
     admin.forEach(p -> out.add(new SimpleGrantedAuthority(PREFIX + "admin:" + p)));
     producer.forEach(p -> out.add(new SimpleGrantedAuthority(PREFIX + "produce:" + p)));
     reader.forEach(p -> out.add(new SimpleGrantedAuthority(PREFIX + "read:" + p)));

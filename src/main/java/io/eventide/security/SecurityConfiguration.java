@@ -12,6 +12,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
 import org.springframework.security.oauth2.server.resource.authentication.JwtGrantedAuthoritiesConverter;
@@ -25,6 +26,7 @@ import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.reactive.CorsConfigurationSource;
 import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
 import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
@@ -148,8 +150,7 @@ class SecurityConfiguration {
   private static ServerBearerTokenAuthenticationConverter jwtsOnly() {
     return new ServerBearerTokenAuthenticationConverter() {
       @Override
-      public Mono<org.springframework.security.core.Authentication> convert(
-          org.springframework.web.server.ServerWebExchange exchange) {
+      public Mono<Authentication> convert(ServerWebExchange exchange) {
         String bearer = ApiKeyConverter.bearer(exchange.getRequest().getHeaders());
         return bearer != null && ApiKeyConverter.isJwt(bearer)
             ? super.convert(exchange)
