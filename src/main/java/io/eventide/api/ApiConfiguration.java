@@ -12,6 +12,8 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ClassPathResource;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /** Wires the Spring-free simulation classes and the API description. */
 @Configuration(proxyBeanMethods = false)
@@ -30,6 +32,17 @@ class ApiConfiguration {
   @Bean
   Simulator simulator(SimulationLimits limits) {
     return new Simulator(limits);
+  }
+
+  /**
+   * Simulations run on threads of their own, one per core, with a short queue: past it a request is
+   * refused with 503 instead of waiting, so that simulations cannot starve each other or the
+   * pipelines of CPU for long.
+   */
+  @Bean(destroyMethod = "dispose")
+  Scheduler simulations() {
+    int cores = Runtime.getRuntime().availableProcessors();
+    return Schedulers.newBoundedElastic(cores, 4 * cores, "eventide-simulate");
   }
 
   /**

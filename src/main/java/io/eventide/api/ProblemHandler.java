@@ -45,6 +45,17 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         .body(problem);
   }
 
+  @ExceptionHandler(SimulationsBusyException.class)
+  ResponseEntity<ProblemDetail> simulationsBusy(SimulationsBusyException e) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
+    problem.setTitle("Simulations busy");
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+        .header(HttpHeaders.RETRY_AFTER, "1")
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(problem);
+  }
+
   @ExceptionHandler(InvalidInputException.class)
   ResponseEntity<ProblemDetail> invalidInput(InvalidInputException e) {
     List<Violation> violations = e.violations();

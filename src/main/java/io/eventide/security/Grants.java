@@ -70,6 +70,11 @@ public record Grants(Set<String> admin, Set<String> producer, Set<String> reader
     return admin.contains(ANY);
   }
 
+  /** Whether the credential administers at least one pipeline: who defines pipelines tries them. */
+  boolean administersAny() {
+    return !admin.isEmpty();
+  }
+
   boolean canAdminister(String pipeline) {
     return covers(admin, pipeline);
   }

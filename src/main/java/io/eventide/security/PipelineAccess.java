@@ -28,6 +28,11 @@ final class PipelineAccess implements ReactiveAuthorizationManager<Authorization
     return new PipelineAccess(Grants::canRead);
   }
 
+  /** {@code /simulate}: no pipeline is named, but trying one out is a pipeline admin's work. */
+  static PipelineAccess anyAdmin() {
+    return new PipelineAccess((grants, ignored) -> grants.administersAny());
+  }
+
   /** Routes about every pipeline at once: listing them, the actuator, the admin endpoints. */
   static PipelineAccess everyPipeline(BiPredicate<Grants, String> rule) {
     return new PipelineAccess((grants, ignored) -> rule.test(grants, Grants.ANY));

@@ -136,7 +136,7 @@ class SecurityConfiguration {
         .pathMatchers(HttpMethod.POST, "/pipelines/{name}/events", "/pipelines/{name}/watermark")
         .access(PipelineAccess.producer())
         .pathMatchers(HttpMethod.POST, "/simulate")
-        .authenticated();
+        .access(PipelineAccess.anyAdmin());
     for (HttpMethod read : new HttpMethod[] {HttpMethod.GET, HttpMethod.HEAD}) {
       a.pathMatchers(read, "/pipelines")
           .access(PipelineAccess.everyPipeline(Grants::canRead))

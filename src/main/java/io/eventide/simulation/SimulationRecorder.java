@@ -19,14 +19,16 @@ final class SimulationRecorder {
 
   private final String pipeline;
   private final int maxRecords;
+  private final SimulationBudget budget;
   private final List<ObjectNode> outputs = new ArrayList<>();
   private final List<ObjectNode> dropped = new ArrayList<>();
   private IngestResult counts = IngestResult.EMPTY;
   private int step;
 
-  SimulationRecorder(String pipeline, int maxRecords) {
+  SimulationRecorder(String pipeline, int maxRecords, SimulationBudget budget) {
     this.pipeline = pipeline;
     this.maxRecords = maxRecords;
+    this.budget = budget;
   }
 
   void startStep(int step) {
@@ -42,6 +44,7 @@ final class SimulationRecorder {
   void record(List<ShardStep> steps) {
     for (ShardStep s : steps) {
       for (RenderedPane p : s.panes()) {
+        budget.spend(step, p.json().length());
         ObjectNode record = JSON.objectNode().put("step", step);
         record.setAll(PaneRecords.toJson(pipeline, p.pane()));
         append(outputs, record, "panes");
@@ -58,6 +61,7 @@ final class SimulationRecorder {
   private void dropped(DeadLetter letter) {
     ObjectNode record = JSON.objectNode().put("step", step);
     record.setAll(letter.toJson());
+    budget.spend(step, record.toString().length());
     append(dropped, record, "dropped records");
   }
 

@@ -28,10 +28,11 @@ final class SimulationRun {
       PipelineDefinition pipeline,
       long processingTimeStart,
       boolean autoWatermark,
-      SimulationLimits limits) {
+      SimulationLimits limits,
+      SimulationBudget budget) {
     this.pipeline = pipeline;
     this.clock = new ManualClock(processingTimeStart);
-    this.recorder = new SimulationRecorder(pipeline.name(), limits.maxOutputs());
+    this.recorder = new SimulationRecorder(pipeline.name(), limits.maxOutputs(), budget);
     this.shards = new DirectShards(new ShardCore(0, pipeline, clock, false, ShardSnapshot.EMPTY));
     this.core =
         new PipelineCore(

@@ -1,6 +1,9 @@
 package io.eventide.simulation;
 
+import io.eventide.pipeline.InvalidInputException;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs simulations: one engine on a manual clock per request, fed step by step. Deterministic and
@@ -14,14 +17,22 @@ public final class Simulator {
   }
 
   /**
-   * @throws io.eventide.pipeline.InvalidInputException when the run exceeds the output limit
+   * @param cancelled whether the client went away; checked as the run goes
+   * @throws InvalidInputException when the run exceeds a limit on its output or its time
+   * @throws CancellationException when cancelled
    */
-  public SimulationResult run(SimulationRequest request) {
+  public SimulationResult run(SimulationRequest request, BooleanSupplier cancelled) {
+    SimulationBudget budget = new SimulationBudget(limits, cancelled);
     SimulationRun run =
         new SimulationRun(
-            request.pipeline(), request.processingTimeStart(), request.autoWatermark(), limits);
+            request.pipeline(),
+            request.processingTimeStart(),
+            request.autoWatermark(),
+            limits,
+            budget);
     List<SimulationStep> steps = request.steps();
     for (int i = 0; i < steps.size(); i++) {
+      budget.check(i);
       run.step(i, steps.get(i));
     }
     return run.result();

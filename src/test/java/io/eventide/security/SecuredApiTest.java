@@ -100,7 +100,16 @@ class SecuredApiTest {
     }
     assertProblem(http.get("/pipelines/payments/results", READER), 403);
     assertProblem(http.send(HttpMethod.POST, "/pipelines/orders/events", READER, EVENT), 403);
-    assertThat(http.send(HttpMethod.POST, "/simulate", READER, "{}").status()).isEqualTo(400);
+    assertProblem(http.send(HttpMethod.POST, "/simulate", READER, "{}"), 403);
+  }
+
+  @Test
+  void simulatingTakesTheAdminRoleOfSomePipeline() {
+    assertProblem(http.send(HttpMethod.POST, "/simulate", PRODUCER, "{}"), 403);
+    String ordersAdmin = TestJwt.token("designer", "eventide", "eventide:admin:orders");
+    // Past authorization: the empty request itself is what is refused.
+    assertThat(http.send(HttpMethod.POST, "/simulate", ordersAdmin, "{}").status()).isEqualTo(400);
+    assertThat(http.send(HttpMethod.POST, "/simulate", ROOT, "{}").status()).isEqualTo(400);
   }
 
   @Test

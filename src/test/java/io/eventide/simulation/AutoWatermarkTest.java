@@ -19,7 +19,7 @@ class AutoWatermarkTest {
             .replace('\'', '"');
     SimulationRequest request =
         new SimulationRequestParser(LIMITS).parse(JsonMapper.shared().readTree(body));
-    return new Simulator(LIMITS).run(request).toJson();
+    return new Simulator(LIMITS).run(request, () -> false).toJson();
   }
 
   private static List<String> panes(JsonNode result) {

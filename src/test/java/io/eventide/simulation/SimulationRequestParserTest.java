@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.eventide.engine.Time;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -15,7 +16,7 @@ class SimulationRequestParserTest {
   private static final String PIPELINE =
       "'pipeline':{'window':{'type':'fixed','size':'1m'},'aggregate':{'type':'sum'}}";
   private static final SimulationRequestParser PARSER =
-      new SimulationRequestParser(new SimulationLimits(3, 4, 100));
+      new SimulationRequestParser(new SimulationLimits(3, 4, 100, 1 << 20, Duration.ofSeconds(30)));
 
   private static JsonNode json(String text) {
     return JsonMapper.shared().readTree(text.replace('\'', '"'));

@@ -1,21 +1,25 @@
 package io.eventide.simulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 class SimulatorTest {
-  private static final SimulationLimits LIMITS = new SimulationLimits(10, 10, 2);
+  private static final SimulationLimits LIMITS =
+      new SimulationLimits(10, 10, 2, 1 << 20, Duration.ofSeconds(30));
 
   private static SimulationResult run(String body) {
     SimulationRequest request =
         new SimulationRequestParser(LIMITS)
             .parse(JsonMapper.shared().readTree(body.replace('\'', '"')));
-    return new Simulator(LIMITS).run(request);
+    return new Simulator(LIMITS).run(request, () -> false);
   }
 
   private static final String EVERY_ELEMENT =
@@ -71,5 +75,40 @@ class SimulatorTest {
     // A duplicate is counted, not dropped: nothing is lost that the pipeline had not applied.
     assertThat(result.dropped()).isEmpty();
     assertThat(result.toJson().at("/counts/duplicates").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void stopsWhenItsRecordsOutgrowTheByteBudgetNamingTheStep() {
+    SimulationLimits small = new SimulationLimits(10, 10, 100, 400, Duration.ofSeconds(30));
+    SimulationRequest request =
+        new SimulationRequestParser(small)
+            .parse(
+                JsonMapper.shared()
+                    .readTree(
+                        EVERY_ELEMENT
+                            .formatted(
+                                "{'key':'a','timestamp':1},{'key':'b','timestamp':1},"
+                                    + "{'key':'c','timestamp':1}")
+                            .replace('\'', '"')));
+    InvalidInputException e =
+        catchThrowableOfType(
+            InvalidInputException.class, () -> new Simulator(small).run(request, () -> false));
+    assertThat(e.violations().get(0).path()).isEqualTo("/steps/0");
+    assertThat(e.violations().get(0).reason()).contains("more than 400 bytes of records");
+  }
+
+  @Test
+  void stopsWhenItsTimeIsUpOrItsClientHasGone() {
+    String body = EVERY_ELEMENT.formatted("{'key':'a','timestamp':1}").replace('\'', '"');
+    SimulationLimits expired = new SimulationLimits(10, 10, 100, 1 << 20, Duration.ofMillis(-1));
+    SimulationRequest request =
+        new SimulationRequestParser(expired).parse(JsonMapper.shared().readTree(body));
+    InvalidInputException late =
+        catchThrowableOfType(
+            InvalidInputException.class, () -> new Simulator(expired).run(request, () -> false));
+    assertThat(late.violations().get(0).reason()).contains("for longer than");
+
+    assertThat(catchThrowable(() -> new Simulator(LIMITS).run(request, () -> true)))
+        .isInstanceOf(CancellationException.class);
   }
 }
