@@ -30,7 +30,8 @@ public final class EventTimeEngine {
   private final Env env = new Env();
   private final List<KeyState> touchedKeys = new ArrayList<>();
   private final List<WindowState> considered = new ArrayList<>();
-  private final MergeSources mergeSources = new MergeSources();
+  private final WatermarkHold holds;
+  private final Invariants invariants;
   private final SessionMerger sessions;
   private final KeyStateCodec codec;
   private final long[] starts;
@@ -64,7 +65,9 @@ public final class EventTimeEngine {
     this.output = output;
     this.machine = TriggerMachine.compile(strategy.trigger());
     this.merging = windowFn.isMerging();
-    this.sessions = merging ? new SessionMerger(this) : null;
+    this.holds = new WatermarkHold(strategy);
+    this.invariants = new Invariants(strategy, machine, holds);
+    this.sessions = merging ? new SessionMerger(new MergingWindows()) : null;
     this.codec = new KeyStateCodec(this.aggregate, machine.slotCount);
     this.starts = new long[windowFn.maxWindowsPerElement()];
     this.ends = new long[windowFn.maxWindowsPerElement()];
@@ -178,11 +181,7 @@ public final class EventTimeEngine {
     }
     for (KeyState k : touchedKeys) {
       currentKey = k;
-      if (merging) {
-        sessions.process(k, batch);
-      } else {
-        processElements(k, batch);
-      }
+      processElements(k, batch);
       fireConsidered(k);
     }
     settleTouchedKeys();
@@ -244,80 +243,69 @@ public final class EventTimeEngine {
 
   // ---- elements ---------------------------------------------------------------------------
 
+  /**
+   * The one path of an element into its windows: expired windows drop it; sessions first merge the
+   * proto-windows of the key's whole batch, then take the elements into the merged spans.
+   */
   private void processElements(KeyState k, ElementBatch batch) {
     considered.clear();
     int s = ++stamp;
     for (int idx = k.batchHead; idx >= 0; idx = batchNext[idx]) {
-      long ts = batch.timestamp(idx);
-      int count = windowFn.assign(ts, starts, ends);
+      int count = windowFn.assign(batch.timestamp(idx), starts, ends);
       for (int w = 0; w < count; w++) {
         long start = starts[w];
         long end = ends[w];
         if (isExpired(end - 1)) {
           output.dropped(idx, new Window(start, end), DropReason.EXPIRED);
-          continue;
+        } else if (merging) {
+          sessions.propose(idx, start, end);
+        } else {
+          addToWindow(k, start, end, batch, idx, s);
         }
-        WindowState ws = k.find(start, end);
-        if (ws == null) {
-          ws = k.add(newWindow(start, end));
-        } else if (machine.isClosed(ws)) {
-          output.dropped(idx, ws.window(), DropReason.CLOSED);
-          continue;
-        }
-        consider(ws, s);
-        addElement(k, ws, batch, idx);
+      }
+    }
+    if (merging) {
+      int proposals = sessions.mergeProposals(k);
+      for (int p = 0; p < proposals; p++) {
+        addToWindow(k, sessions.start(p), sessions.end(p), batch, sessions.element(p), s);
       }
     }
   }
 
-  /** The next element of the same key in the current batch, or -1. */
-  int nextInBatch(int element) {
-    return batchNext[element];
+  private boolean isExpired(long maxTimestamp) {
+    return strategy.gcTime(maxTimestamp) < inputWatermark;
   }
 
-  void consider(WindowState ws, int s) {
+  /** Adds the element to the key's window {@code [start, end)}, unless that window is closed. */
+  private void addToWindow(KeyState k, long start, long end, ElementBatch batch, int idx, int s) {
+    WindowState ws = k.find(start, end);
+    if (ws == null) {
+      ws = k.add(newWindow(start, end));
+    } else if (machine.isClosed(ws)) {
+      output.dropped(idx, ws.window(), DropReason.CLOSED);
+      return;
+    }
+    // Only merging ever takes a window out of the active set; an element puts it back.
+    ws.active = true;
     if (ws.stamp != s) {
       ws.stamp = s;
       considered.add(ws);
     }
-  }
-
-  int nextStamp() {
-    return ++stamp;
-  }
-
-  void clearConsidered() {
-    considered.clear();
-  }
-
-  boolean isExpired(long maxTimestamp) {
-    return strategy.gcTime(maxTimestamp) < inputWatermark;
-  }
-
-  boolean isClosed(WindowState ws) {
-    return machine.isClosed(ws);
-  }
-
-  PaneOutput output() {
-    return output;
-  }
-
-  WindowState newWindow(long start, long end) {
-    WindowState ws = new WindowState(start, end);
-    ws.accumulator = aggregate.create();
-    ws.slots = machine.newSlots();
-    return ws;
-  }
-
-  void addElement(KeyState k, WindowState ws, ElementBatch batch, int idx) {
     long ts = batch.timestamp(idx);
     ws.nonEmpty = true;
     ws.elementCount++;
     batch.markAdded(idx, ws.maxTimestamp() < inputWatermark);
     setEventTimer(ws, gcTime(ws));
-    addHolds(k, ws, ts);
+    holds.addHolds(k, ws, ts, inputWatermark);
     aggregate.add(ws.accumulator, batch.value(idx), batch.payload(idx), batch.volume(idx), ts);
     machine.root.onElement(ws, env);
+  }
+
+  private WindowState newWindow(long start, long end) {
+    WindowState ws = new WindowState(start, end);
+    ws.accumulator = aggregate.create();
+    ws.slots = machine.newSlots();
+    return ws;
   }
 
   private void fireConsidered(KeyState k) {
@@ -330,62 +318,12 @@ public final class EventTimeEngine {
     considered.clear();
   }
 
-  // ---- holds ------------------------------------------------------------------------------
-
-  long outputWatermark(KeyState k) {
-    return Math.min(inputWatermark, k.holdMin);
+  private long outputWatermark(KeyState k) {
+    return holds.outputWatermark(k, inputWatermark);
   }
 
-  long gcTime(WindowState ws) {
+  private long gcTime(WindowState ws) {
     return strategy.gcTime(ws.maxTimestamp());
-  }
-
-  private void addHolds(KeyState k, WindowState ws, long ts) {
-    long hold =
-        strategy.timestampCombiner() == TimestampCombiner.END_OF_WINDOW ? ws.maxTimestamp() : ts;
-    if (!addElementHold(k, ws, hold)) {
-      addGcHold(ws, false);
-    }
-  }
-
-  /**
-   * Holds the key's output watermark at {@code hold} unless that is already behind it, or the
-   * window's end is: then no end-of-window firing would come to release it.
-   */
-  boolean addElementHold(KeyState k, WindowState ws, long hold) {
-    if (hold < outputWatermark(k) || ws.maxTimestamp() < inputWatermark) {
-      return false;
-    }
-    ws.elementHold = combineHolds(ws.elementHold, hold);
-    return true;
-  }
-
-  long combineHolds(long a, long b) {
-    if (a == WindowState.NO_HOLD) {
-      return b;
-    }
-    if (b == WindowState.NO_HOLD) {
-      return a;
-    }
-    return strategy.timestampCombiner() == TimestampCombiner.LATEST
-        ? Math.max(a, b)
-        : Math.min(a, b);
-  }
-
-  /**
-   * Holds the output watermark at the window's garbage-collection time, so that a pane with late
-   * data (or an empty closing pane) is not itself dropped as late downstream.
-   */
-  long addGcHold(WindowState ws, boolean paneIsEmpty) {
-    long gc = gcTime(ws);
-    if (gc < inputWatermark) {
-      return WindowState.NO_HOLD;
-    }
-    if (paneIsEmpty && strategy.closingBehavior() == ClosingBehavior.FIRE_IF_NON_EMPTY) {
-      return WindowState.NO_HOLD;
-    }
-    ws.extraHold = Math.min(ws.extraHold, gc);
-    return gc;
   }
 
   // ---- firing -----------------------------------------------------------------------------
@@ -409,16 +347,7 @@ public final class EventTimeEngine {
   }
 
   private void onTrigger(KeyState k, WindowState ws, boolean finished) {
-    long timestamp = Math.min(ws.elementHold, ws.extraHold);
-    if (timestamp == WindowState.NO_HOLD || timestamp > ws.maxTimestamp()) {
-      // No element could hold the watermark, or the hold was for garbage collection.
-      timestamp = ws.maxTimestamp();
-    }
-    ws.elementHold = WindowState.NO_HOLD;
-    ws.extraHold = WindowState.NO_HOLD;
-    if (!finished) {
-      addGcHold(ws, true);
-    }
+    long timestamp = holds.extractAndRelease(ws, finished, inputWatermark);
     boolean empty = !ws.nonEmpty;
     if (empty
         && strategy.closingBehavior() == ClosingBehavior.FIRE_IF_NON_EMPTY
@@ -457,7 +386,7 @@ public final class EventTimeEngine {
   }
 
   /** The record that withdraws the window's last pane. */
-  Pane retraction(KeyState k, WindowState ws) {
+  private Pane retraction(KeyState k, WindowState ws) {
     PaneInfo last =
         new PaneInfo(
             ws.lastPaneIndex,
@@ -575,7 +504,10 @@ public final class EventTimeEngine {
     settleTouchedKeys();
   }
 
-  void setEventTimer(WindowState ws, long time) {
+  private void setEventTimer(WindowState ws, long time) {
+    if (Invariants.ON) {
+      invariants.checkEventTimer(ws, time, inputWatermark);
+    }
     byte bit = time == ws.maxTimestamp() ? WindowState.TIMER_AT_END : WindowState.TIMER_AT_GC;
     if ((ws.eventTimers & bit) != 0) {
       return;
@@ -599,26 +531,14 @@ public final class EventTimeEngine {
    */
   private void settleTouchedKeys() {
     for (KeyState k : touchedKeys) {
-      updateHold(k);
+      holds.recompute(k);
+      if (Invariants.ON) {
+        invariants.checkSettled(k, inputWatermark);
+      }
       keys.settled(k);
     }
     touchedKeys.clear();
     currentKey = null;
-  }
-
-  private void updateHold(KeyState k) {
-    long min = WindowState.NO_HOLD;
-    for (int i = 0; i < k.windowCount; i++) {
-      WindowState ws = k.windows[i];
-      min = Math.min(min, Math.min(ws.elementHold, ws.extraHold));
-      if ((ws.eventTimers & WindowState.TIMER_AT_END) != 0) {
-        min = Math.min(min, ws.maxTimestamp());
-      }
-      if ((ws.eventTimers & WindowState.TIMER_AT_GC) != 0) {
-        min = Math.min(min, gcTime(ws));
-      }
-    }
-    k.holdMin = min;
   }
 
   // ---- durable state ----------------------------------------------------------------------
@@ -677,7 +597,10 @@ public final class EventTimeEngine {
         processingTimers.push(ws.processingTimers[t], k, ws);
       }
     }
-    updateHold(k);
+    holds.recompute(k);
+    if (Invariants.ON) {
+      invariants.checkStored(k);
+    }
     keys.restored(k);
   }
 
@@ -690,22 +613,94 @@ public final class EventTimeEngine {
     inputWatermark = Math.min(watermark, Time.MAX);
   }
 
-  // ---- merging support (used by SessionMerger) --------------------------------------------
+  // ---- merging ---------------------------------------------------------------------------
 
-  Aggregate<Object> aggregate() {
-    return aggregate;
+  /**
+   * Carries everything of merging windows over to the result: accumulators, element counts, holds,
+   * trigger state. A result with a new span is a new window whose pane index starts at 0; a result
+   * that keeps the span of one of its parts continues that window's panes.
+   */
+  private void mergeWindows(KeyState k, MergeSources sources, long start, long end) {
+    WindowState result = null;
+    for (int i = 0; i < sources.count; i++) {
+      if (sources.windows[i].sameSpan(start, end)) {
+        result = sources.windows[i];
+        sources.resultIsSource = true;
+      }
+    }
+    if (result == null) {
+      // A closed window of exactly this span keeps its finished bits, as Beam's state would.
+      result = k.find(start, end);
+      if (result == null) {
+        result = k.add(newWindow(start, end));
+      } else if (result.accumulator == null) {
+        result.accumulator = aggregate.create();
+      }
+    }
+    retractSwallowed(k, sources, result);
+    mergeAccumulators(sources, result);
+    holds.onMerge(k, sources, result, inputWatermark);
+    boolean nonEmpty = result.nonEmpty;
+    for (int i = 0; i < sources.count; i++) {
+      nonEmpty |= sources.windows[i].nonEmpty;
+    }
+    result.nonEmpty = nonEmpty;
+    long working = result.finished;
+    for (int i = 0; i < sources.count; i++) {
+      sources.windows[i].finished = 0;
+    }
+    result.finished = working;
+    machine.root.onMerge(result, sources, env);
+    for (int i = 0; i < sources.count; i++) {
+      WindowState gone = sources.windows[i];
+      if (gone != result) {
+        if (gone.lastPaneIndex >= 0) {
+          output.merged(k.key, gone.window(), result.window());
+        }
+        gone.eventTimers = 0;
+        gone.clearPaneInfo();
+        gone.active = false;
+        k.remove(gone);
+      }
+    }
+    result.active = true;
+    // The merge placed a garbage-collection hold; its timer releases it even when the result is
+    // closed and no element arrives to set it (Beam leaks the hold there and stalls).
+    setEventTimer(result, gcTime(result));
   }
 
-  TriggerMachine machine() {
-    return machine;
+  private void retractSwallowed(KeyState k, MergeSources sources, WindowState result) {
+    if (strategy.mode() != AccumulationMode.RETRACTING) {
+      return;
+    }
+    for (int i = 0; i < sources.count; i++) {
+      WindowState gone = sources.windows[i];
+      if (gone != result && gone.lastValue != null) {
+        output.pane(retraction(k, gone));
+      }
+    }
   }
 
-  TriggerEnv env() {
-    return env;
+  private void mergeAccumulators(MergeSources sources, WindowState result) {
+    for (int i = 0; i < sources.count; i++) {
+      WindowState ws = sources.windows[i];
+      if (ws != result) {
+        aggregate.merge(result.accumulator, ws.accumulator);
+        ws.accumulator = null;
+      }
+    }
   }
 
-  MergeSources mergeSources() {
-    return mergeSources;
+  private final class MergingWindows implements SessionMerger.Windows {
+    @Override
+    public boolean canMerge(WindowState ws) {
+      return ws.active && !machine.isClosed(ws);
+    }
+
+    @Override
+    public void merge(KeyState k, MergeSources sources, long start, long end) {
+      mergeWindows(k, sources, start, end);
+    }
   }
 
   private final class Env implements TriggerEnv {

@@ -3,7 +3,8 @@ package io.eventide.engine;
 /**
  * Everything the engine keeps for one window of one key: the accumulator, the watermark holds, the
  * trigger's finished bits and slots, which timers are pending and the last pane emitted. Fields are
- * plain and package-private because this is the hot path's data; only the engine writes them.
+ * plain and package-private because this is the hot path's data; only the engine writes them, the
+ * holds through {@link WatermarkHold} and the trigger state through the trigger nodes.
  */
 final class WindowState {
   static final long NO_HOLD = Long.MAX_VALUE;

@@ -1,0 +1,199 @@
+package io.eventide.engine;
+
+/**
+ * Every rule about watermark holds, as Beam keeps them together in its {@code WatermarkHold}: where
+ * an element holds the output watermark, when a window holds it at garbage-collection time instead,
+ * what a pane's output timestamp is, how merging windows combine their holds, and what holds a
+ * key's output watermark back.
+ *
+ * <p>A window has two holds. The element hold sits where the timestamp combiner puts the output
+ * timestamp of the current pane's elements, so that the pane is not late for what follows. The
+ * extra hold sits at the window's garbage-collection time, for a pane whose elements could not hold
+ * the watermark (they were behind it) and for a closing pane that must come out even when empty.
+ * Emitting a pane releases both; a window that goes on holds again for its garbage collection when
+ * the closing behaviour asks for a final pane.
+ *
+ * <p>Each key has its own output watermark (an Eventide extension: Beam keeps one per GroupByKey):
+ * the input watermark held back by the key's holds and by its pending event-time timers, as of the
+ * end of the last batch or timer round that touched the key.
+ */
+final class WatermarkHold {
+  private final WindowingStrategy strategy;
+  private final TimestampCombiner combiner;
+
+  WatermarkHold(WindowingStrategy strategy) {
+    this.strategy = strategy;
+    this.combiner = strategy.timestampCombiner();
+  }
+
+  /** The key's output watermark when the input watermark is {@code inputWatermark}. */
+  long outputWatermark(KeyState k, long inputWatermark) {
+    return Math.min(inputWatermark, k.holdMin);
+  }
+
+  /**
+   * Recomputes what holds the key's output watermark back: the earliest hold or pending event-time
+   * timer over its windows. A pending timer counts because firing it may emit a pane that the
+   * output watermark must not have passed yet.
+   */
+  void recompute(KeyState k) {
+    long min = WindowState.NO_HOLD;
+    for (int i = 0; i < k.windowCount; i++) {
+      WindowState ws = k.windows[i];
+      min = Math.min(min, Math.min(ws.elementHold, ws.extraHold));
+      if ((ws.eventTimers & WindowState.TIMER_AT_END) != 0) {
+        min = Math.min(min, ws.maxTimestamp());
+      }
+      if ((ws.eventTimers & WindowState.TIMER_AT_GC) != 0) {
+        min = Math.min(min, gcTime(ws));
+      }
+    }
+    k.holdMin = min;
+  }
+
+  /**
+   * Holds for an element added to the window: at the element's output timestamp when that can still
+   * hold the output watermark, else at garbage-collection time so that the late pane is not dropped
+   * as too late downstream.
+   */
+  void addHolds(KeyState k, WindowState ws, long timestamp, long inputWatermark) {
+    long hold = combiner == TimestampCombiner.END_OF_WINDOW ? ws.maxTimestamp() : timestamp;
+    if (!addElementHold(k, ws, hold, inputWatermark)) {
+      addGcHold(ws, false, inputWatermark);
+    }
+  }
+
+  /**
+   * Holds the key's output watermark at {@code hold} unless that is already behind it, or the
+   * window's end is: then no end-of-window firing would come to release it.
+   */
+  private boolean addElementHold(KeyState k, WindowState ws, long hold, long inputWatermark) {
+    long outputWatermark = outputWatermark(k, inputWatermark);
+    if (hold < outputWatermark || ws.maxTimestamp() < inputWatermark) {
+      return false;
+    }
+    if (Invariants.ON) {
+      Invariants.check(
+          hold <= ws.maxTimestamp(),
+          "element hold %d is after the end %d of window [%d, %d)",
+          hold,
+          ws.maxTimestamp(),
+          ws.start,
+          ws.end);
+    }
+    ws.elementHold = combine(ws.elementHold, hold);
+    return true;
+  }
+
+  /**
+   * Holds the output watermark at the window's garbage-collection time, unless that has passed or
+   * the pane is empty and an empty closing pane would not be emitted.
+   */
+  private void addGcHold(WindowState ws, boolean paneIsEmpty, long inputWatermark) {
+    long gc = gcTime(ws);
+    if (gc < inputWatermark) {
+      return;
+    }
+    if (paneIsEmpty && strategy.closingBehavior() == ClosingBehavior.FIRE_IF_NON_EMPTY) {
+      return;
+    }
+    ws.extraHold = Math.min(ws.extraHold, gc);
+  }
+
+  /**
+   * The output timestamp of the pane the window emits now, releasing the window's holds. A window
+   * that is not finished holds again for its garbage collection when its closing pane may be
+   * emitted empty.
+   */
+  long extractAndRelease(WindowState ws, boolean finished, long inputWatermark) {
+    long timestamp = Math.min(ws.elementHold, ws.extraHold);
+    if (timestamp == WindowState.NO_HOLD || timestamp > ws.maxTimestamp()) {
+      // No element could hold the watermark, or the hold was for garbage collection.
+      timestamp = ws.maxTimestamp();
+    }
+    ws.elementHold = WindowState.NO_HOLD;
+    ws.extraHold = WindowState.NO_HOLD;
+    if (!finished) {
+      addGcHold(ws, true, inputWatermark);
+    }
+    return timestamp;
+  }
+
+  /**
+   * Moves the holds of merging windows to the result: element holds are combined (or, when they
+   * depend only on the window, placed afresh at the result's end), the sources' extra holds go, and
+   * the result holds for its garbage collection.
+   */
+  void onMerge(KeyState k, MergeSources sources, WindowState result, long inputWatermark) {
+    int n = sources.count;
+    boolean nothingToMerge =
+        n == 0 || (n == 1 && sources.resultIsSource && combiner == TimestampCombiner.EARLIEST);
+    if (!nothingToMerge) {
+      if (combiner == TimestampCombiner.END_OF_WINDOW) {
+        for (int i = 0; i < n; i++) {
+          sources.windows[i].elementHold = WindowState.NO_HOLD;
+        }
+        addElementHold(k, result, result.maxTimestamp(), inputWatermark);
+      } else {
+        long merged = WindowState.NO_HOLD;
+        for (int i = 0; i < n; i++) {
+          WindowState ws = sources.windows[i];
+          merged = combine(merged, ws.elementHold);
+          ws.elementHold = WindowState.NO_HOLD;
+        }
+        if (merged != WindowState.NO_HOLD) {
+          if (Invariants.ON) {
+            // Each part's hold was on time when set, and the output watermark has waited for it.
+            Invariants.check(
+                merged >= outputWatermark(k, inputWatermark),
+                "merged element hold %d of window [%d, %d) is behind the output watermark %d",
+                merged,
+                result.start,
+                result.end,
+                outputWatermark(k, inputWatermark));
+          }
+          result.elementHold = combine(result.elementHold, merged);
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      sources.windows[i].extraHold = WindowState.NO_HOLD;
+    }
+    addGcHold(result, false, inputWatermark);
+  }
+
+  private long combine(long a, long b) {
+    if (a == WindowState.NO_HOLD) {
+      return b;
+    }
+    if (b == WindowState.NO_HOLD) {
+      return a;
+    }
+    return combiner == TimestampCombiner.LATEST ? Math.max(a, b) : Math.min(a, b);
+  }
+
+  /**
+   * Checks the holds a window keeps between batches: an element hold lies within the window and so
+   * before its garbage collection, and the extra hold is exactly at garbage-collection time. Either
+   * past that would keep the output watermark back after the window is gone.
+   */
+  void checkHolds(WindowState ws) {
+    Invariants.check(
+        ws.elementHold == WindowState.NO_HOLD || ws.elementHold <= ws.maxTimestamp(),
+        "element hold %d of window [%d, %d) is after its end",
+        ws.elementHold,
+        ws.start,
+        ws.end);
+    Invariants.check(
+        ws.extraHold == WindowState.NO_HOLD || ws.extraHold == gcTime(ws),
+        "extra hold %d of window [%d, %d) is not at its garbage-collection time %d",
+        ws.extraHold,
+        ws.start,
+        ws.end,
+        gcTime(ws));
+  }
+
+  private long gcTime(WindowState ws) {
+    return strategy.gcTime(ws.maxTimestamp());
+  }
+}
