@@ -82,17 +82,26 @@ public class PipelineLifecycle {
             existing -> {
               List<String> changed =
                   existing.map(old -> engineChanges(old, definition)).orElse(List.of());
-              boolean running = runtimes.find(name) != null;
-              if (running && !changed.isEmpty() && !reset) {
-                return Mono.error(
-                    new RedefinitionConflictException(
-                        name,
-                        "pipeline '"
-                            + name
-                            + "' is running and the change to "
-                            + String.join(", ", changed)
-                            + " would invalidate its state; repeat with ?reset=true to drop it"));
+              if (changed.isEmpty() || reset) {
+                return Mono.just(changed);
               }
+              return kept(name)
+                  .flatMap(
+                      kept ->
+                          kept
+                              ? Mono.error(
+                                  new RedefinitionConflictException(
+                                      name,
+                                      "pipeline '"
+                                          + name
+                                          + "' has state and the change to "
+                                          + String.join(", ", changed)
+                                          + " would invalidate it; repeat with ?reset=true to"
+                                          + " drop it"))
+                              : Mono.just(changed));
+            })
+        .flatMap(
+            changed -> {
               boolean drop = reset || !changed.isEmpty();
               return registry
                   .put(definition)
@@ -119,6 +128,16 @@ public class PipelineLifecycle {
                 listeners.forEach(l -> l.deleted(name));
               }
             });
+  }
+
+  /**
+   * Whether a pipeline has state to lose: it runs here, or the store keeps some (another replica
+   * runs it, or this process has not resumed it yet).
+   */
+  private Mono<Boolean> kept(String name) {
+    return runtimes.find(name) != null
+        ? Mono.just(true)
+        : Mono.fromFuture(() -> store.hasState(name), true);
   }
 
   private Mono<Void> dropState(String name) {

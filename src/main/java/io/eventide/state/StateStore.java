@@ -26,6 +26,12 @@ public interface StateStore {
    */
   CompletableFuture<PipelineState> open(String pipeline, int proposedShards);
 
+  /**
+   * Whether anything is kept for a pipeline, whether or not this process runs it: another replica
+   * may, or this one may not have resumed it yet since it started.
+   */
+  CompletableFuture<Boolean> hasState(String pipeline);
+
   /** Deletes everything kept for a pipeline (when it is deleted or reset). */
   CompletableFuture<Void> drop(String pipeline);
 }

@@ -5,7 +5,6 @@ import static io.eventide.runtime.LiveApi.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.eventide.EventideApplication;
 import io.eventide.runtime.LiveApi;
 import io.eventide.runtime.PaneStream;
 import java.time.Duration;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
@@ -33,18 +31,11 @@ class RedisRestartTest {
   }
 
   private ConfigurableApplicationContext start() {
-    return new SpringApplicationBuilder(EventideApplication.class)
-        .run(
-            "--server.port=0",
-            "--spring.data.redis.url=" + TestRedis.url(),
-            "--eventide.state.store=redis",
-            "--eventide.state.key-prefix=" + prefix,
-            "--eventide.runtime.shards=2",
-            "--eventide.outputs.sse-heartbeat=100ms");
+    return RedisEventide.start(prefix, "--eventide.outputs.sse-heartbeat=100ms");
   }
 
   private static LiveApi api(ConfigurableApplicationContext app) {
-    return LiveApi.on(app.getEnvironment().getProperty("local.server.port", Integer.class));
+    return RedisEventide.api(app);
   }
 
   @Test

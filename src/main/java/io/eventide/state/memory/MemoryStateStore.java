@@ -137,6 +137,11 @@ public class MemoryStateStore implements StateStore, OutputStore {
   }
 
   @Override
+  public CompletableFuture<Boolean> hasState(String pipeline) {
+    return CompletableFuture.completedFuture(pipelines.containsKey(pipeline));
+  }
+
+  @Override
   public CompletableFuture<Void> drop(String pipeline) {
     pipelines.remove(pipeline);
     return CompletableFuture.completedFuture(null);

@@ -136,6 +136,21 @@ public class RedisStateStore implements StateStore, OutputStore {
   }
 
   @Override
+  public CompletableFuture<Boolean> hasState(String pipeline) {
+    // Every open writes the meta hash; the outputs count too, should a drop have stopped half way.
+    return strings
+        .countExistingKeys(
+            List.of(
+                keys.meta(pipeline),
+                keys.results(pipeline),
+                keys.paneLog(pipeline),
+                keys.deadLetters(pipeline)))
+        .map(n -> n > 0)
+        .onErrorMap(RedisStateStore::unavailable)
+        .toFuture();
+  }
+
+  @Override
   public CompletableFuture<Void> drop(String pipeline) {
     // The meta hash goes first: with its epoch gone, no commit of the old owner can write again
     // while the rest is being deleted.
