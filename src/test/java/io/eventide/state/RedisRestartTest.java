@@ -134,7 +134,15 @@ class RedisRestartTest {
                 factory,
                 app.getBean(io.eventide.config.OutputProperties.class),
                 app.getBean(io.eventide.config.StateProperties.class))
-            .open("fenced", 2);
+            .open(
+                "fenced",
+                app.getBean(io.eventide.pipeline.PipelineRegistry.class)
+                    .find("fenced")
+                    .block()
+                    .revision()
+                    .lineage(),
+                2)
+            .join();
       } finally {
         factory.destroy();
       }
