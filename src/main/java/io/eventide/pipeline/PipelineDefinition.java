@@ -10,7 +10,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** A validated pipeline definition with every default filled in. */
+/**
+ * A validated pipeline definition with every default filled in, and the revision it was stored with
+ * ({@link Revision#UNSTORED} as parsed from a request).
+ */
 public record PipelineDefinition(
     String name,
     WindowDefinition window,
@@ -24,7 +27,8 @@ public record PipelineDefinition(
     EventPointers event,
     WatermarkPolicy watermark,
     PipelineSinks sinks,
-    PipelineSource source) {
+    PipelineSource source,
+    Revision revision) {
 
   /** Names go into URLs, Redis keys and Kafka topics, hence the narrow alphabet. */
   public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
@@ -38,6 +42,24 @@ public record PipelineDefinition(
         timestampCombiner,
         closingBehavior,
         onTimeBehavior);
+  }
+
+  public PipelineDefinition withRevision(Revision next) {
+    return new PipelineDefinition(
+        name,
+        window,
+        trigger,
+        accumulation,
+        allowedLateness,
+        timestampCombiner,
+        closingBehavior,
+        onTimeBehavior,
+        aggregate,
+        event,
+        watermark,
+        sinks,
+        source,
+        next);
   }
 
   /** What is risky about this definition although it is accepted. */

@@ -162,7 +162,8 @@ public final class PipelineParser {
         event,
         watermark,
         sinks,
-        source);
+        source,
+        Revision.UNSTORED);
   }
 
   /** Reads the JSON tree at {@code path} into {@code violations}. */

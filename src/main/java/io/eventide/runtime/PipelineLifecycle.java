@@ -2,6 +2,7 @@ package io.eventide.runtime;
 
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.pipeline.Revision;
 import io.eventide.sink.PaneHub;
 import io.eventide.state.StateStore;
 import java.time.Duration;
@@ -68,44 +69,71 @@ public class PipelineLifecycle {
   }
 
   /**
-   * Stores the definition and brings the running state in line.
+   * Stores the definition and brings the running state in line. Concurrent definitions of one
+   * pipeline apply one after another: each is checked against the one stored before it, and one
+   * that lost the race to store itself is checked again against the winner.
    *
    * @return true when the pipeline is new
    */
   public Mono<Boolean> define(PipelineDefinition definition, boolean reset) {
-    String name = definition.name();
+    // Each repeat follows a definition that another request stored: the service as a whole makes
+    // progress, so there is no bound to set.
     return Mono.fromRunnable(() -> listeners.forEach(l -> l.check(definition)))
-        .then(Mono.defer(() -> registry.find(name)))
+        .then(Mono.defer(() -> defineOnce(definition, reset)).repeatWhenEmpty(repeats -> repeats));
+  }
+
+  /** One attempt of {@link #define}: empty when another definition was stored meanwhile. */
+  private Mono<Boolean> defineOnce(PipelineDefinition definition, boolean reset) {
+    String name = definition.name();
+    return registry
+        .find(name)
         .map(Optional::of)
         .defaultIfEmpty(Optional.empty())
         .flatMap(
             existing -> {
               List<String> changed =
                   existing.map(old -> engineChanges(old, definition)).orElse(List.of());
-              boolean running = runtimes.find(name) != null;
-              if (running && !changed.isEmpty() && !reset) {
-                return Mono.error(
-                    new RedefinitionConflictException(
-                        name,
-                        "pipeline '"
-                            + name
-                            + "' is running and the change to "
-                            + String.join(", ", changed)
-                            + " would invalidate its state; repeat with ?reset=true to drop it"));
-              }
               boolean drop = reset || !changed.isEmpty();
-              return registry
-                  .put(definition)
+              Revision expected = existing.map(PipelineDefinition::revision).orElse(null);
+              PipelineDefinition next =
+                  definition.withRevision(
+                      expected == null ? Revision.UNSTORED.next(true) : expected.next(drop));
+              return refuseLosingState(name, changed, reset)
+                  .then(registry.replace(next, expected))
+                  .filter(stored -> stored)
                   .flatMap(
-                      created -> (drop ? dropState(name) : Mono.<Void>empty()).thenReturn(created))
-                  .doOnNext(
-                      created -> {
-                        if (!drop) {
-                          runtimes.redefine(definition);
-                        }
-                        listeners.forEach(l -> l.defined(definition));
-                      });
+                      stored ->
+                          (drop ? dropState(name) : Mono.<Void>empty())
+                              .then(
+                                  Mono.fromRunnable(
+                                      () -> {
+                                        if (!drop) {
+                                          runtimes.redefine(next);
+                                        }
+                                        listeners.forEach(l -> l.defined(next));
+                                      }))
+                              .thenReturn(expected == null));
             });
+  }
+
+  /** Fails when a change without reset would invalidate the state the pipeline has. */
+  private Mono<Void> refuseLosingState(String name, List<String> changed, boolean reset) {
+    if (changed.isEmpty() || reset) {
+      return Mono.empty();
+    }
+    return kept(name)
+        .flatMap(
+            kept ->
+                kept
+                    ? Mono.error(
+                        new RedefinitionConflictException(
+                            name,
+                            "pipeline '"
+                                + name
+                                + "' has state and the change to "
+                                + String.join(", ", changed)
+                                + " would invalidate it; repeat with ?reset=true to drop it"))
+                    : Mono.empty());
   }
 
   /** Deletes the definition and everything running for it; emits whether it existed. */
@@ -119,6 +147,16 @@ public class PipelineLifecycle {
                 listeners.forEach(l -> l.deleted(name));
               }
             });
+  }
+
+  /**
+   * Whether a pipeline has state to lose: it runs here, or the store keeps some (another replica
+   * runs it, or this process has not resumed it yet).
+   */
+  private Mono<Boolean> kept(String name) {
+    return runtimes.find(name) != null
+        ? Mono.just(true)
+        : Mono.fromFuture(() -> store.hasState(name), true);
   }
 
   private Mono<Void> dropState(String name) {

@@ -127,7 +127,10 @@ public final class PipelineRuntime {
    */
   void redefine(PipelineDefinition next) {
     synchronized (order) {
-      core.redefine(next);
+      // Redefinitions may arrive out of order; the runtime keeps the latest stored one.
+      if (next.revision().supersedes(core.definition().revision())) {
+        core.redefine(next);
+      }
     }
   }
 

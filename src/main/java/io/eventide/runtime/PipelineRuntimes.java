@@ -7,9 +7,12 @@ import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
 import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;
+import io.eventide.state.PipelineState;
+import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
 import java.util.ArrayList;
@@ -17,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,6 +73,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   private final DeadLetterListener deadLetters;
   private final RuntimeObserver observer;
   private final StateStore store;
+  private final PipelineRegistry registry;
   private final ExecutorService workers;
 
   /** The clock's beat while started; a stopped context (a paused test context too) has none. */
@@ -80,9 +85,11 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
       List<PaneListener> paneListeners,
       List<DeadLetterListener> deadLetterListeners,
       List<RuntimeObserver> observers,
-      StateStore store) {
+      StateStore store,
+      PipelineRegistry registry) {
     this.properties = properties;
     this.store = store;
+    this.registry = registry;
     this.observer = new FanOutObserver(observers);
     this.clock = clock;
     this.panes = fanOut(paneListeners);
@@ -167,7 +174,16 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
             // Redefined or reset since the definition was read: it may be stale.
             throw new RuntimeClosedException(name);
           }
-          return start(definition);
+          CompletableFuture<PipelineRuntime> started = start(definition);
+          // A start for a definition gone meanwhile leaves nothing behind; off the map's lock.
+          started.whenCompleteAsync(
+              (runtime, error) -> {
+                if (error != null && cause(error) instanceof RuntimeClosedException) {
+                  running.remove(n, started);
+                }
+              },
+              workers);
+          return started;
         });
   }
 
@@ -264,14 +280,15 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
 
   private CompletableFuture<PipelineRuntime> start(PipelineDefinition definition) {
     String name = definition.name();
-    return store
-        .open(name, properties.shardCount())
+    String lineage = definition.revision().lineage();
+    return opened(name, lineage)
+        .thenCompose(state -> stillDefined(name, lineage, state))
         // Restoring decodes every key: off the store client's I/O thread.
         .thenApplyAsync(
-            state ->
+            opened ->
                 new PipelineRuntime(
-                    definition,
-                    state,
+                    opened.definition(),
+                    opened.state(),
                     store.durable(),
                     workers,
                     clock,
@@ -285,11 +302,70 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
                 if (unavailable.remove(name)) {
                   log.info("pipeline {} resumed from the state store", name);
                 }
-              } else if (unavailable.add(name)) {
+              } else if (!(cause(error) instanceof RuntimeClosedException)
+                  && unavailable.add(name)) {
                 // Said once per outage, not every beat; the beat keeps trying.
                 log.warn("pipeline {} waits for the state store: {}", name, error.getMessage());
               }
             });
+  }
+
+  /**
+   * Opens a pipeline's state for a lineage of its definition. State of another lineage is left over
+   * from a pipeline the registry no longer has (a reset or delete stopped half way, or a runtime of
+   * a deleted pipeline reopened it before it saw the delete): when the lineage asked for is the
+   * registry's, it is dropped and opened afresh.
+   */
+  private CompletableFuture<PipelineState> opened(String name, String lineage) {
+    int shards = properties.shardCount();
+    return store
+        .open(name, lineage, shards)
+        .exceptionallyCompose(
+            error ->
+                cause(error) instanceof StaleLineageException
+                    ? registry
+                        .find(name)
+                        .toFuture()
+                        .thenCompose(
+                            current -> {
+                              if (current == null
+                                  || !current.revision().lineage().equals(lineage)) {
+                                throw new RuntimeClosedException(name);
+                              }
+                              return store
+                                  .drop(name)
+                                  .thenCompose(v -> store.open(name, lineage, shards));
+                            })
+                    : CompletableFuture.failedFuture(error));
+  }
+
+  /**
+   * The registry's definition of the lineage the state was opened for, read after the open: a
+   * pipeline deleted or reset before that is seen here, and one deleted after it has its state
+   * dropped after the open, which fences this owner. The open is undone when the lineage is gone,
+   * so that a runtime of a deleted pipeline never brings it back.
+   */
+  private CompletableFuture<Opened> stillDefined(String name, String lineage, PipelineState state) {
+    return registry
+        .find(name)
+        .toFuture()
+        .thenCompose(
+            current ->
+                current != null && current.revision().lineage().equals(lineage)
+                    ? CompletableFuture.completedFuture(new Opened(current, state))
+                    : state
+                        .release()
+                        .thenCompose(
+                            v ->
+                                CompletableFuture.<Opened>failedFuture(
+                                    new RuntimeClosedException(name))));
+  }
+
+  /** State opened, with the definition the registry holds for it. */
+  private record Opened(PipelineDefinition definition, PipelineState state) {}
+
+  private static Throwable cause(Throwable error) {
+    return error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
   }
 
   /**

@@ -23,4 +23,13 @@ public interface PipelineState {
    *     StateUnavailableException} when the store cannot be reached or the owner was fenced
    */
   CompletableFuture<List<String>> commit(Commit commit);
+
+  /**
+   * Gives ownership up right after opening, for a definition found gone meanwhile: nothing of the
+   * open stays behind, unless another owner has taken the state since. State that no open wrote to
+   * has nothing to undo.
+   */
+  default CompletableFuture<Void> release() {
+    return CompletableFuture.completedFuture(null);
+  }
 }

@@ -18,13 +18,22 @@ public interface StateStore {
 
   /**
    * Takes ownership of a pipeline's state and reads it. Ownership fences any earlier owner: its
-   * later commits fail.
+   * later commits fail. A durable store records the definition's lineage with the state.
    *
+   * @param lineage the {@link io.eventide.pipeline.Revision#lineage()} of the definition the state
+   *     is opened for
    * @param proposedShards the shard count for a pipeline with no state yet; one with state keeps
    *     the count it was created with, since keys are hashed into shards
-   * @return fails with {@link StateUnavailableException} when the store cannot be reached
+   * @return fails with {@link StateUnavailableException} when the store cannot be reached, {@link
+   *     StaleLineageException} when the state is of another lineage
    */
-  CompletableFuture<PipelineState> open(String pipeline, int proposedShards);
+  CompletableFuture<PipelineState> open(String pipeline, String lineage, int proposedShards);
+
+  /**
+   * Whether anything is kept for a pipeline, whether or not this process runs it: another replica
+   * may, or this one may not have resumed it yet since it started.
+   */
+  CompletableFuture<Boolean> hasState(String pipeline);
 
   /** Deletes everything kept for a pipeline (when it is deleted or reset). */
   CompletableFuture<Void> drop(String pipeline);

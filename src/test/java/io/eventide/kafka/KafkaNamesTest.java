@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineParser;
+import io.eventide.pipeline.Revision;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -99,7 +100,7 @@ class KafkaNamesTest extends KafkaIntegrationTest {
             JSON.readTree(SUM + "\"sinks\": {\"kafka\": {\"topic\": \"eventide.panes.legacy\"}}}"),
             "legacy",
             KafkaNamespace.DEFAULT);
-    registry.put(legacy).block();
+    registry.replace(legacy.withRevision(Revision.UNSTORED.next(true)), null).block();
     define("lawful", SUM + "\"sinks\": {\"kafka\": {}}}");
     for (String pipeline : List.of("legacy", "lawful")) {
       ingest(pipeline, event("k", "12:00:30", 1, null));

@@ -156,9 +156,9 @@ class PipelineRuntimeTest {
               factory,
               new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
               TestRedis.stateProperties(prefix));
-      PipelineRuntime first = runtime(store.open("p", 2).join(), true);
+      PipelineRuntime first = runtime(store.open("p", "lineage", 2).join(), true);
       assertThat(first.ingest(batch("a"))).succeedsWithin(PATIENCE);
-      PipelineRuntime second = runtime(store.open("p", 2).join(), true);
+      PipelineRuntime second = runtime(store.open("p", "lineage", 2).join(), true);
 
       assertThat(first.ingest(batch("a"))).failsWithin(PATIENCE);
       assertThat(first.failed()).isTrue();

@@ -5,7 +5,6 @@ import static io.eventide.runtime.LiveApi.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.eventide.EventideApplication;
 import io.eventide.runtime.LiveApi;
 import io.eventide.runtime.PaneStream;
 import java.time.Duration;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
@@ -32,18 +30,11 @@ class RedisRestartTest {
   }
 
   private ConfigurableApplicationContext start() {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--server.port=0",
-                "--eventide.runtime.shards=2",
-                "--eventide.outputs.sse-heartbeat=100ms"));
-    args.addAll(TestRedis.storeArguments(TestRedis.url(), prefix));
-    return new SpringApplicationBuilder(EventideApplication.class).run(args.toArray(String[]::new));
+    return RedisEventide.start(prefix, "--eventide.outputs.sse-heartbeat=100ms");
   }
 
   private static LiveApi api(ConfigurableApplicationContext app) {
-    return LiveApi.on(app.getEnvironment().getProperty("local.server.port", Integer.class));
+    return RedisEventide.api(app);
   }
 
   @Test
@@ -148,7 +139,14 @@ class RedisRestartTest {
                 factory,
                 app.getBean(io.eventide.config.OutputProperties.class),
                 app.getBean(io.eventide.config.StateProperties.class))
-            .open("fenced", 2)
+            .open(
+                "fenced",
+                app.getBean(io.eventide.pipeline.PipelineRegistry.class)
+                    .find("fenced")
+                    .block()
+                    .revision()
+                    .lineage(),
+                2)
             .join();
       } finally {
         factory.destroy();

@@ -67,7 +67,7 @@ class VersionedResultsTest {
         }
         Collections.shuffle(indexes, random);
         // Every writer owns the pipeline under the same epoch, as shards of one runtime do.
-        PipelineState state = store.open(pipeline, 1).join();
+        PipelineState state = store.open(pipeline, "lineage", 1).join();
         List<CompletableFuture<List<String>>> commits = new ArrayList<>();
         for (int index : indexes) {
           commits.add(
@@ -90,7 +90,7 @@ class VersionedResultsTest {
 
   @Test
   void oneLargeCommitWritesEveryKeyAndKeepsTheHighestIndexOfAWindowItCarriesTwice() {
-    PipelineState state = store.open("large", 1).join();
+    PipelineState state = store.open("large", "lineage", 1).join();
     java.util.Map<String, byte[]> changed = new java.util.LinkedHashMap<>();
     java.util.Map<String, Long> ids = new java.util.LinkedHashMap<>();
     for (int i = 0; i < 2500; i++) {
@@ -106,7 +106,7 @@ class VersionedResultsTest {
                 List.of(),
                 List.of()))
         .join();
-    PipelineState reopened = store.open("large", 7).join();
+    PipelineState reopened = store.open("large", "lineage", 7).join();
     assertThat(reopened.shardCount()).isEqualTo(1);
     ShardSnapshot shard = reopened.shard(0);
     assertThat(shard.keys()).hasSize(2500);
@@ -126,8 +126,8 @@ class VersionedResultsTest {
 
   @Test
   void anOwnerFencedByALaterOneCanNoLongerCommit() {
-    PipelineState first = store.open("fenced", 1).join();
-    PipelineState second = store.open("fenced", 1).join();
+    PipelineState first = store.open("fenced", "lineage", 1).join();
+    PipelineState second = store.open("fenced", "lineage", 1).join();
     assertThat(commit(second, "fenced", 0)).succeedsWithin(Duration.ofSeconds(5));
     assertThat(commit(first, "fenced", 1))
         .failsWithin(Duration.ofSeconds(5))
@@ -142,6 +142,21 @@ class VersionedResultsTest {
                 .at("/pane/index")
                 .asInt())
         .isZero();
+  }
+
+  @Test
+  void stateOfOneLineageOpensForNoOtherAndAReleasedOpenLeavesNothing() {
+    PipelineState first = store.open("lineages", "first", 1).join();
+    assertThat(commit(first, "lineages", 0)).succeedsWithin(Duration.ofSeconds(5));
+    assertThat(store.open("lineages", "second", 1))
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableThat()
+        .havingRootCause()
+        .isInstanceOf(StaleLineageException.class);
+
+    store.drop("lineages").join();
+    store.open("lineages", "first", 1).join().release().join();
+    assertThat(store.hasState("lineages").join()).isFalse();
   }
 
   private static CompletableFuture<List<String>> commit(

@@ -2,6 +2,7 @@ package io.eventide.state.memory;
 
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.pipeline.Revision;
 import java.util.concurrent.ConcurrentSkipListMap;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -22,8 +23,17 @@ public class InMemoryPipelineRegistry implements PipelineRegistry {
   }
 
   @Override
-  public Mono<Boolean> put(PipelineDefinition definition) {
-    return Mono.fromSupplier(() -> pipelines.put(definition.name(), definition) == null);
+  public Mono<Boolean> replace(PipelineDefinition next, Revision expected) {
+    return Mono.fromSupplier(
+        () -> {
+          if (expected == null) {
+            return pipelines.putIfAbsent(next.name(), next) == null;
+          }
+          PipelineDefinition current = pipelines.get(next.name());
+          return current != null
+              && current.revision().equals(expected)
+              && pipelines.replace(next.name(), current, next);
+        });
   }
 
   @Override

@@ -77,7 +77,8 @@ public class MemoryStateStore implements StateStore, OutputStore {
   }
 
   @Override
-  public CompletableFuture<PipelineState> open(String pipeline, int proposedShards) {
+  public CompletableFuture<PipelineState> open(
+      String pipeline, String lineage, int proposedShards) {
     Outputs outputs = outputs(pipeline);
     return CompletableFuture.completedFuture(
         new PipelineState() {
@@ -99,6 +100,13 @@ public class MemoryStateStore implements StateStore, OutputStore {
           @Override
           public CompletableFuture<List<String>> commit(Commit commit) {
             return CompletableFuture.completedFuture(write(outputs, commit));
+          }
+
+          @Override
+          public CompletableFuture<Void> release() {
+            // One process, whose runtimes never outlive a delete: nothing but the outputs to undo.
+            pipelines.remove(pipeline, outputs);
+            return CompletableFuture.completedFuture(null);
           }
         });
   }
@@ -134,6 +142,11 @@ public class MemoryStateStore implements StateStore, OutputStore {
       }
     }
     return ids;
+  }
+
+  @Override
+  public CompletableFuture<Boolean> hasState(String pipeline) {
+    return CompletableFuture.completedFuture(pipelines.containsKey(pipeline));
   }
 
   @Override

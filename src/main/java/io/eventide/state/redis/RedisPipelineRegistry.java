@@ -6,17 +6,28 @@ import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineJson;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.pipeline.Revision;
 import java.util.Comparator;
+import java.util.List;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Keeps definitions in one Redis hash, name to definition JSON, in the form {@code GET
- * /pipelines/{name}} shows (without warnings), so that a restarted service finds its pipelines.
+ * /pipelines/{name}} shows (without warnings) plus its {@code revision}, so that a restarted
+ * service finds its pipelines. A definition is stored by a script that compares the revision.
  */
 public class RedisPipelineRegistry implements PipelineRegistry {
+  private static final String REVISION = "revision";
+  private static final RedisScript<Long> DEFINE =
+      RedisScript.of(new ClassPathResource("redis/define.lua"), Long.class);
+
   private final ReactiveStringRedisTemplate redis;
   private final String hash;
   private final KafkaNamespace kafka;
@@ -48,12 +59,16 @@ public class RedisPipelineRegistry implements PipelineRegistry {
   }
 
   @Override
-  public Mono<Boolean> put(PipelineDefinition definition) {
-    String json = PipelineJson.write(definition).toString();
-    // HSET answers whether the field is new: true for a new pipeline, false for a replaced one.
+  public Mono<Boolean> replace(PipelineDefinition next, Revision expected) {
+    ObjectNode json = PipelineJson.write(next);
+    json.put(REVISION, next.revision().tag());
     return redis
-        .<String, String>opsForHash()
-        .put(hash, definition.name(), json)
+        .execute(
+            DEFINE,
+            List.of(hash),
+            List.of(next.name(), expected == null ? "" : expected.tag(), json.toString()))
+        .next()
+        .map(stored -> stored == 1L)
         .onErrorMap(RedisStateStore::unavailable);
   }
 
@@ -67,6 +82,9 @@ public class RedisPipelineRegistry implements PipelineRegistry {
   }
 
   private PipelineDefinition read(String name, String json) {
-    return PipelineParser.parseNamed(JsonMapper.shared().readTree(json), name, kafka);
+    ObjectNode stored = (ObjectNode) JsonMapper.shared().readTree(json);
+    JsonNode tag = stored.remove(REVISION);
+    Revision revision = tag == null ? Revision.UNSTORED : Revision.ofTag(tag.asString());
+    return PipelineParser.parseNamed(stored, name, kafka).withRevision(revision);
   }
 }

@@ -13,6 +13,7 @@ import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
 import io.eventide.state.OutputStore;
 import io.eventide.state.PipelineState;
+import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +55,13 @@ public class RedisStateStore implements StateStore, OutputStore {
   private static final RedisScript<List> COMMIT =
       RedisScript.of(new ClassPathResource("redis/commit.lua"), List.class);
 
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> OPEN =
+      RedisScript.of(new ClassPathResource("redis/open.lua"), List.class);
+
+  private static final RedisScript<Long> RELEASE =
+      RedisScript.of(new ClassPathResource("redis/release.lua"), Long.class);
+
   private final ReactiveRedisTemplate<String, byte[]> bytes;
   private final ReactiveStringRedisTemplate strings;
   private final RedisKeys keys;
@@ -84,28 +92,35 @@ public class RedisStateStore implements StateStore, OutputStore {
   }
 
   @Override
-  public CompletableFuture<PipelineState> open(String pipeline, int proposedShards) {
+  public CompletableFuture<PipelineState> open(
+      String pipeline, String lineage, int proposedShards) {
     String meta = keys.meta(pipeline);
     byte[] token = new byte[8];
     random.nextBytes(token);
     String epoch = HexFormat.of().formatHex(token);
     return strings
-        .opsForHash()
-        .putIfAbsent(meta, "shards", Integer.toString(proposedShards))
-        // Taking the epoch fences an earlier owner: its commits now fail their check.
-        .then(strings.opsForHash().put(meta, "epoch", epoch))
-        .then(strings.opsForHash().entries(meta).collectMap(e -> e.getKey(), e -> e.getValue()))
+        .execute(OPEN, List.of(meta), List.of(lineage, epoch, Integer.toString(proposedShards)))
+        .collectList()
+        .onErrorMap(RedisStateStore::unavailable)
         .flatMap(
-            fields -> {
-              int shardCount = Integer.parseInt((String) fields.get("shards"));
-              String tracker = (String) fields.get("tracker");
+            reply -> {
+              List<String> pairs = flatten(reply);
+              if (pairs.isEmpty()) {
+                return Mono.error(new StaleLineageException(pipeline));
+              }
+              Map<String, String> fields = new HashMap<>();
+              for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                fields.put(pairs.get(i), pairs.get(i + 1));
+              }
+              int shardCount = Integer.parseInt(fields.get("shards"));
+              String tracker = fields.get("tracker");
               return Flux.range(0, shardCount)
                   .concatMap(i -> readShard(pipeline, i))
                   .collectList()
                   .<PipelineState>map(
-                      shards -> new RedisPipelineState(pipeline, epoch, shards, tracker));
+                      shards -> new RedisPipelineState(pipeline, epoch, shards, tracker))
+                  .onErrorMap(RedisStateStore::unavailable);
             })
-        .onErrorMap(RedisStateStore::unavailable)
         .toFuture();
   }
 
@@ -133,6 +148,21 @@ public class RedisStateStore implements StateStore, OutputStore {
             .collectMap(t -> t.getValue(), t -> t.getScore().longValue(), HashMap::new);
     return Mono.zip(watermark, state, ids)
         .map(t -> new ShardSnapshot(t.getT1().orElse(null), t.getT2(), t.getT3()));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> hasState(String pipeline) {
+    // Every open writes the meta hash; the outputs count too, should a drop have stopped half way.
+    return strings
+        .countExistingKeys(
+            List.of(
+                keys.meta(pipeline),
+                keys.results(pipeline),
+                keys.paneLog(pipeline),
+                keys.deadLetters(pipeline)))
+        .map(n -> n > 0)
+        .onErrorMap(RedisStateStore::unavailable)
+        .toFuture();
   }
 
   @Override
@@ -240,12 +270,14 @@ public class RedisStateStore implements StateStore, OutputStore {
   /** One owner's handle: commits carry its epoch, so a fenced owner's commits fail. */
   private final class RedisPipelineState implements PipelineState {
     private final String pipeline;
+    private final String epochText;
     private final byte[] epoch;
     private final List<ShardSnapshot> shards;
     private final String tracker;
 
     RedisPipelineState(String pipeline, String epoch, List<ShardSnapshot> shards, String tracker) {
       this.pipeline = pipeline;
+      this.epochText = epoch;
       this.epoch = utf8(epoch);
       this.shards = shards;
       this.tracker = tracker;
@@ -264,6 +296,15 @@ public class RedisStateStore implements StateStore, OutputStore {
     @Override
     public String tracker() {
       return tracker;
+    }
+
+    @Override
+    public CompletableFuture<Void> release() {
+      return strings
+          .execute(RELEASE, List.of(keys.meta(pipeline)), List.of(epochText))
+          .then()
+          .onErrorMap(RedisStateStore::unavailable)
+          .toFuture();
     }
 
     @Override
@@ -337,7 +378,7 @@ public class RedisStateStore implements StateStore, OutputStore {
       return bytes
           .execute(COMMIT, scriptKeys, args)
           .collectList()
-          .map(RedisStateStore::ids)
+          .map(RedisStateStore::flatten)
           .onErrorMap(RedisStateStore::unavailable)
           .toFuture();
     }
@@ -346,12 +387,12 @@ public class RedisStateStore implements StateStore, OutputStore {
   private static final byte[] ONE = {'1'};
   private static final byte[] ZERO = {'0'};
 
-  /** The script's reply: one list of stream ids, however the driver nests it. */
-  private static List<String> ids(List<?> reply) {
+  /** A script's reply (stream ids, hash fields) as one list of strings, however it is nested. */
+  private static List<String> flatten(List<?> reply) {
     List<String> out = new ArrayList<>();
     for (Object o : reply) {
       if (o instanceof List<?> inner) {
-        out.addAll(ids(inner));
+        out.addAll(flatten(inner));
       } else if (o instanceof byte[] b) {
         out.add(new String(b, StandardCharsets.UTF_8));
       } else if (o != null) {

@@ -1,0 +1,27 @@
+package io.eventide.state;
+
+import io.eventide.EventideApplication;
+import io.eventide.runtime.LiveApi;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Eventide started in this JVM over the test Redis under a key prefix: one started again with the
+ * same prefix is the same service restarted, two running at once are replicas of one deployment.
+ */
+final class RedisEventide {
+  private RedisEventide() {}
+
+  static ConfigurableApplicationContext start(String prefix, String... settings) {
+    List<String> args = new ArrayList<>(List.of("--server.port=0", "--eventide.runtime.shards=2"));
+    args.addAll(TestRedis.storeArguments(TestRedis.url(), prefix));
+    args.addAll(List.of(settings));
+    return new SpringApplicationBuilder(EventideApplication.class).run(args.toArray(String[]::new));
+  }
+
+  static LiveApi api(ConfigurableApplicationContext app) {
+    return LiveApi.on(app.getEnvironment().getProperty("local.server.port", Integer.class));
+  }
+}

@@ -1,0 +1,119 @@
+package io.eventide.state;
+
+import static io.eventide.runtime.LiveApi.array;
+import static io.eventide.runtime.LiveApi.event;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.eventide.runtime.LiveApi;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.MediaType;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Two replicas over one Redis, in this JVM: what one of them does to a definition holds for the
+ * other, which may not be running the pipeline, or may still be running it after it was deleted.
+ */
+class RedisReplicasTest {
+  private final String prefix = "test-" + UUID.randomUUID();
+
+  @AfterEach
+  void deleteKeys() {
+    TestRedis.delete(prefix);
+  }
+
+  private ConfigurableApplicationContext start() {
+    return RedisEventide.start(prefix, "--eventide.runtime.tick=20ms");
+  }
+
+  private static LiveApi api(ConfigurableApplicationContext app) {
+    return RedisEventide.api(app);
+  }
+
+  @Test
+  void aChangeWithoutResetIsRefusedWhereTheStateIsKeptThoughThisReplicaDoesNotRunIt() {
+    try (ConfigurableApplicationContext a = start();
+        ConfigurableApplicationContext b = start()) {
+      api(a).define("counts", TestRedis.RUNNING_COUNT);
+      api(a).events("counts", array(event("k", "2026-01-01T10:00:00Z", 1)));
+
+      LiveApi.Reply refused = api(b).put("counts", TestRedis.RUNNING_COUNT.replace("1h", "1m"));
+      refused.expectProblem(409);
+      assertThat(refused.body().get("detail").asString()).contains("window");
+
+      assertThat(api(a).get("/pipelines/counts/results").get("results")).hasSize(1);
+    }
+  }
+
+  @Test
+  void aPipelineDeletedByAnotherReplicaStaysDeletedAndARecreatedOneStartsEmpty() {
+    try (ConfigurableApplicationContext a = start();
+        ConfigurableApplicationContext b = start()) {
+      api(a).define("totals", TestRedis.RUNNING_COUNT);
+      api(b).events("totals", array(event("k", "2026-01-01T10:00:00Z", 1)));
+
+      api(a).delete("totals").expect(204);
+
+      // The replica that still runs it notices at its next commit, and never brings it back.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  api(b)
+                          .postEvents(
+                              "totals",
+                              MediaType.APPLICATION_JSON,
+                              array(event("k", "2026-01-01T10:00:01Z", 1)))
+                          .status()
+                      == 404);
+      for (int i = 0; i < 10; i++) {
+        api(b)
+            .postEvents(
+                "totals", MediaType.APPLICATION_JSON, array(event("k", "2026-01-01T10:00:02Z", 1)))
+            .expectProblem(404);
+      }
+      assertThat(TestRedis.keys(prefix + ":{totals}:*")).isEmpty();
+
+      api(a).define("totals", TestRedis.RUNNING_COUNT);
+      api(a).events("totals", array(event("k", "2026-01-01T10:00:03Z", 1)));
+      JsonNode result = api(a).get("/pipelines/totals/results").get("results").get(0);
+      assertThat(result.get("value").asLong()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aReplicaThatRanTheDefinitionBeforeAResetComputesWithTheStoredOneAfterIt() throws Exception {
+    String sum =
+        TestRedis.RUNNING_COUNT.replace(
+            "\"aggregate\": {\"type\": \"count\"}", "\"aggregate\": {\"type\": \"sum\"}");
+    try (ConfigurableApplicationContext a = start();
+        ConfigurableApplicationContext b = start()) {
+      api(a).define("totals", TestRedis.RUNNING_COUNT);
+      api(a).events("totals", array(event("k", "2026-01-01T10:00:00Z", 1)));
+
+      api(b).put("totals?reset=true", sum).expect(200);
+
+      // Replica a learns of the reset when its next commit is fenced, and its beat moves on.
+      api(a)
+          .postEvents(
+              "totals", MediaType.APPLICATION_JSON, array(event("k", "2026-01-01T10:00:01Z", 1)))
+          .expectProblem(503);
+      Thread.sleep(500);
+      assertSums(api(a), "before");
+    }
+    try (ConfigurableApplicationContext restarted = start()) {
+      assertSums(api(restarted), "after");
+    }
+  }
+
+  /** A new key's event of 5 sums to 5 under the stored definition, where a count would be 1. */
+  private static void assertSums(LiveApi api, String key) {
+    api.events("totals", array(event(key, "2026-01-01T10:00:02Z", 5)));
+    JsonNode result = api.get("/pipelines/totals/results?key=" + key).get("results").get(0);
+    assertThat(result.get("value").asLong()).isEqualTo(5);
+  }
+}
