@@ -2,6 +2,7 @@ package io.eventide.api;
 
 import io.eventide.config.IngestProperties;
 import io.eventide.core.IngestResult;
+import io.eventide.pipeline.EventReader;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
@@ -217,6 +218,11 @@ class IngestController {
       JsonNode source = json.get("source");
       if (source != null && !source.isNull() && !source.isString()) {
         throw new InvalidInputException(List.of(new Violation("/source", "must be a string")));
+      }
+      String sourceProblem =
+          source == null || source.isNull() ? null : EventReader.sourceProblem(source.asString());
+      if (sourceProblem != null) {
+        throw new InvalidInputException(List.of(new Violation("/source", sourceProblem)));
       }
       JsonNode value = json.get("watermark");
       if (value == null || value.isNull()) {

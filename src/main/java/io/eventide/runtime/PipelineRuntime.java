@@ -2,6 +2,7 @@ package io.eventide.runtime;
 
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IncomingEvent;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.PipelineCore;
 import io.eventide.core.ShardCore;
@@ -62,7 +63,8 @@ public final class PipelineRuntime {
       ProcessingClock clock,
       PaneListener panes,
       DeadLetterListener deadLetters,
-      RuntimeObserver observer) {
+      RuntimeObserver observer,
+      IngestBounds bounds) {
     this.clock = clock;
     this.observer = observer;
     this.committer =
@@ -90,7 +92,8 @@ public final class PipelineRuntime {
             shards.length,
             watermark,
             state.tracker(),
-            durable);
+            durable,
+            bounds);
     this.ops = new QueuedShards();
   }
 
@@ -158,7 +161,8 @@ public final class PipelineRuntime {
     long started = System.nanoTime();
     long now = clock.now();
     PipelineCore.ReadBatch batch = core.read(events, defaultSource, now);
-    List<DeadLetter> rejected = new ArrayList<>(batch.rejected());
+    // The batch's own list: applying it adds the events of sources beyond the cap.
+    List<DeadLetter> rejected = batch.rejected();
     rejected.addAll(core.unreadable(unreadable, now));
     List<CompletableFuture<ShardStep>> steps;
     CompletableFuture<Void> committed;

@@ -1,7 +1,9 @@
 package io.eventide.runtime;
 
+import io.eventide.config.IngestProperties;
 import io.eventide.config.RuntimeProperties;
 import io.eventide.core.DeadLetter;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
@@ -64,6 +66,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   private final AtomicLong generation = new AtomicLong();
 
   private final RuntimeProperties properties;
+  private final IngestBounds bounds;
   private final ProcessingClock clock;
   private final PaneListener panes;
   private final DeadLetterListener deadLetters;
@@ -76,12 +79,14 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
 
   public PipelineRuntimes(
       RuntimeProperties properties,
+      IngestProperties ingest,
       ProcessingClock clock,
       List<PaneListener> paneListeners,
       List<DeadLetterListener> deadLetterListeners,
       List<RuntimeObserver> observers,
       StateStore store) {
     this.properties = properties;
+    this.bounds = ingest.bounds();
     this.store = store;
     this.observer = new FanOutObserver(observers);
     this.clock = clock;
@@ -277,7 +282,8 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
                     clock,
                     panes,
                     deadLetters,
-                    observer),
+                    observer,
+                    bounds),
             workers)
         .whenComplete(
             (runtime, error) -> {

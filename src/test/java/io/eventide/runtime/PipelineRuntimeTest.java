@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.ManualClock;
@@ -188,7 +189,8 @@ class PipelineRuntimeTest {
         clock,
         (pipeline, panes) -> published.addAll(panes),
         (pipeline, letters) -> {},
-        (pipeline, result, nanos) -> {});
+        (pipeline, result, nanos) -> {},
+        IngestBounds.DEFAULT);
   }
 
   private static List<JsonNode> batch(String... keys) {
