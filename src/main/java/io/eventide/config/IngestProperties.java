@@ -2,6 +2,7 @@ package io.eventide.config;
 
 import io.eventide.core.IngestBounds;
 import jakarta.validation.constraints.Min;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -20,6 +21,10 @@ import org.springframework.validation.annotation.Validated;
  *     watermark post for one more is 400
  * @param sourceExpiryIdleTimeouts how many of its pipeline's {@code idleTimeout} a source may stay
  *     silent before it is forgotten
+ * @param idRetention how far past an event's time the watermark may go before its id is forgotten,
+ *     for windows that stay open longer (global windows, long lateness)
+ * @param maxIdsPerShard event ids a shard remembers at once; past it, those that would be forgotten
+ *     soonest go first
  */
 @Validated
 @ConfigurationProperties("eventide.ingest")
@@ -30,10 +35,13 @@ public record IngestProperties(
     @DefaultValue("100") @Min(1) int maxNumberLength,
     @DefaultValue("1000000") @Min(1) int maxStringLength,
     @DefaultValue("1000") @Min(1) int maxSources,
-    @DefaultValue("60") @Min(1) int sourceExpiryIdleTimeouts) {
+    @DefaultValue("60") @Min(1) int sourceExpiryIdleTimeouts,
+    @DefaultValue("24h") Duration idRetention,
+    @DefaultValue("1000000") @Min(1) int maxIdsPerShard) {
 
   /** What the live runtime bounds per pipeline. */
   public IngestBounds bounds() {
-    return new IngestBounds(maxSources, sourceExpiryIdleTimeouts);
+    return new IngestBounds(
+        maxSources, sourceExpiryIdleTimeouts, idRetention.toMillis(), maxIdsPerShard);
   }
 }

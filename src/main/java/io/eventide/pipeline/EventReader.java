@@ -9,6 +9,9 @@ public final class EventReader {
   /** The most characters a key may have; longer keys make the event invalid. */
   public static final int MAX_KEY_LENGTH = 512;
 
+  /** The most characters an event id may have: every shard remembers its ids. */
+  public static final int MAX_ID_LENGTH = 256;
+
   /** The most characters a watermark source's name may have. */
   public static final int MAX_SOURCE_LENGTH = 256;
 
@@ -86,6 +89,12 @@ public final class EventReader {
     if (idNode != null && !idNode.isString() && !idNode.isNumber()) {
       return new InvalidEvent(pointers.id(), "must be a string or a number");
     }
+    String eventId = idNode == null ? null : idNode.asString();
+    if (eventId != null && eventId.length() > MAX_ID_LENGTH) {
+      return new InvalidEvent(
+          pointers.id(),
+          "must be at most " + MAX_ID_LENGTH + " characters (got " + eventId.length() + ")");
+    }
     JsonNode sourceNode = present(event.at(source));
     if (sourceNode != null && !sourceNode.isString()) {
       return new InvalidEvent(pointers.source(), "must be a string");
@@ -100,7 +109,7 @@ public final class EventReader {
         valueNode != null && valueNode.isNumber() ? valueNode.doubleValue() : Double.NaN,
         usesPayload && valueNode != null ? PlainValues.fromJson(valueNode) : null,
         volumeNode == null ? Double.NaN : volumeNode.doubleValue(),
-        idNode == null ? null : idNode.asString(),
+        eventId,
         sourceNode == null ? null : sourceNode.stringValue());
   }
 

@@ -81,7 +81,8 @@ public final class PipelineRuntime {
                   Aggregates.create(definition.aggregate().spec()),
                   clock,
                   durable,
-                  state.shard(i)),
+                  state.shard(i),
+                  bounds),
               pool);
       watermark = Math.min(watermark, shards[i].restoredWatermark());
     }

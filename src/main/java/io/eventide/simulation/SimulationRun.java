@@ -43,7 +43,8 @@ final class SimulationRun {
                 Aggregates.create(pipeline.aggregate().spec()),
                 clock,
                 false,
-                ShardSnapshot.EMPTY));
+                ShardSnapshot.EMPTY,
+                IngestBounds.DEFAULT));
     this.core =
         new PipelineCore(
             pipeline,

@@ -35,7 +35,8 @@ final class CoreTester {
               Aggregates.create(definition.aggregate().spec()),
               clock,
               false,
-              ShardSnapshot.EMPTY);
+              ShardSnapshot.EMPTY,
+              IngestBounds.DEFAULT);
     }
     this.shards = new DirectShards(cores);
     this.core =

@@ -142,8 +142,10 @@ class RedisRestartTest {
         new io.eventide.state.redis.RedisStateStore(
                 factory,
                 app.getBean(io.eventide.config.OutputProperties.class),
-                app.getBean(io.eventide.config.StateProperties.class))
-            .open("fenced", 2);
+                app.getBean(io.eventide.config.StateProperties.class),
+                app.getBean(io.eventide.config.IngestProperties.class).bounds())
+            .open("fenced", 2)
+            .join();
       } finally {
         factory.destroy();
       }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardSnapshot;
@@ -47,7 +48,8 @@ class VersionedResultsTest {
         new RedisStateStore(
             factory,
             new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
-            new StateProperties(StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1)));
+            new StateProperties(StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1)),
+            IngestBounds.DEFAULT);
   }
 
   @AfterEach
