@@ -210,6 +210,26 @@ class IngestApiTest {
   }
 
   @Test
+  void aDeadLetterKeepsAtMost64KiCharactersOfItsEventAndSaysHowLongItWas() {
+    LiveApi api = api();
+    api.define("big-letters", COUNTS);
+    String huge = "x".repeat(100_000);
+    String unkeyed = "{\"timestamp\":\"2026-01-01T10:00:00Z\",\"pad\":\"%s\"}".formatted(huge);
+    api.ndjson("big-letters", List.of(lines(1, "").get(0), huge, unkeyed));
+    JsonNode letters = api.get("/pipelines/big-letters/dead-letters").get("deadLetters");
+    assertThat(letters).hasSize(2);
+    for (JsonNode letter : letters) {
+      assertThat(letter.get("event").asString()).hasSize(65_536);
+      assertThat(letter.get("truncated").asBoolean()).isTrue();
+    }
+    // Newest first: the line that is not JSON, then the event without a key.
+    assertThat(letters.get(0).get("eventLength").asInt()).isEqualTo(100_000);
+    assertThat(letters.get(1).get("path").asString()).isEqualTo("/key");
+    assertThat(letters.get(1).get("eventLength").asInt()).isEqualTo(unkeyed.length());
+    assertThat(letters.get(1).get("event").asString()).startsWith("{\"timestamp\":");
+  }
+
+  @Test
   void anIdIsAtMost256CharactersOrItsEventIsInvalid() {
     LiveApi api = api();
     api.define("long-ids", COUNTS);
