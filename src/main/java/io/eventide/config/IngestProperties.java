@@ -37,7 +37,8 @@ public record IngestProperties(
     @DefaultValue("1000") @Min(1) int maxSources,
     @DefaultValue("60") @Min(1) int sourceExpiryIdleTimeouts,
     @DefaultValue("24h") Duration idRetention,
-    @DefaultValue("1000000") @Min(1) int maxIdsPerShard) {
+    @DefaultValue("1000000") @Min(1) int maxIdsPerShard,
+    @DefaultValue("256") @Min(1) int maxInFlight) {
 
   /** What the live runtime bounds per pipeline. */
   public IngestBounds bounds() {
