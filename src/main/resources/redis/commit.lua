@@ -4,7 +4,8 @@
 -- KEYS: 1 meta, 2 results, 3 results index, 4 results order, 5 pane log, 6 dead letters,
 --       then three per shard section: keys, ids, shard meta.
 -- ARGV: 1 owner epoch, 2 pane log max length, 3 dead letters max length, 4 results max count,
---       5 tracker state ('' when unchanged), 6 number of shard sections, then per section:
+--       5 tracker state ('' when unchanged), 6 ids max count per shard,
+--       7 number of shard sections, then per section:
 --         n, n x (key, state); n, n x key removed; n, n x (expiry, id); watermark ('' unchanged)
 --       then panes: n, n x (field, index, start, retraction, key, timing, final, record)
 --       then session windows merged away: n, n x field
@@ -38,8 +39,8 @@ local function call_range(command, key, from, count)
   end
 end
 
-local a = 7
-for s = 0, tonumber(ARGV[6]) - 1 do
+local a = 8
+for s = 0, tonumber(ARGV[7]) - 1 do
   local keys, ids, meta = KEYS[7 + 3 * s], KEYS[8 + 3 * s], KEYS[9 + 3 * s]
   local n = tonumber(ARGV[a]); a = a + 1
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
@@ -48,6 +49,10 @@ for s = 0, tonumber(ARGV[6]) - 1 do
   call_range('HDEL', keys, a, n); a = a + n
   n = tonumber(ARGV[a]); a = a + 1
   call_range('ZADD', ids, a, 2 * n); a = a + 2 * n
+  if n > 0 then
+    -- Past the cap, the ids that would expire soonest go, as the shard forgets them in memory.
+    redis.call('ZREMRANGEBYRANK', ids, 0, -tonumber(ARGV[6]) - 1)
+  end
   local watermark = ARGV[a]; a = a + 1
   if watermark ~= '' then
     redis.call('HSET', meta, 'watermark', watermark)

@@ -2,6 +2,7 @@ package io.eventide.api;
 
 import io.eventide.config.IngestProperties;
 import io.eventide.core.IngestResult;
+import io.eventide.pipeline.EventReader;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
@@ -45,6 +46,7 @@ class IngestController {
   private final PipelineRuntimes runtimes;
   private final RequestJson requestJson;
   private final IngestProperties properties;
+  private final IngestPermits permits;
   private static final MimeType BYTES_AS_CHARS =
       new MimeType("text", "plain", StandardCharsets.ISO_8859_1);
   private final StringDecoder lines = StringDecoder.textPlainOnly(List.of("\n"), true);
@@ -58,6 +60,7 @@ class IngestController {
     this.runtimes = runtimes;
     this.requestJson = requestJson;
     this.properties = properties;
+    this.permits = new IngestPermits(properties.maxInFlight());
     // A line may be as long as the body may be; the decoder's 256 KB default would answer 500.
     lines.setMaxInMemorySize((int) Math.min(properties.maxBodySize().toBytes(), Integer.MAX_VALUE));
   }
@@ -80,14 +83,15 @@ class IngestController {
                 : request.getHeaders().getContentType().getType()
                     + "/"
                     + request.getHeaders().getContentType().getSubtype());
-    return runtimes
-        .using(
-            name,
-            () -> definition(name),
-            runtime ->
-                ndjson
-                    ? ingestNdjson(runtime, request.getBody(), limit)
-                    : ingestJson(runtime, request.getBody(), limit))
+    return permits
+        .admit(
+            runtimes.using(
+                name,
+                () -> definition(name),
+                runtime ->
+                    ndjson
+                        ? ingestNdjson(runtime, request.getBody(), limit)
+                        : ingestJson(runtime, request.getBody(), limit)))
         .map(result -> ResponseEntity.status(HttpStatus.ACCEPTED).body(result.toJson()));
   }
 
@@ -182,6 +186,10 @@ class IngestController {
   Mono<JsonNode> watermark(@PathVariable String name, @RequestBody byte[] body) {
     JsonNode json = requestJson.parse(body);
     WatermarkRequest req = WatermarkRequest.of(json);
+    return permits.admit(watermark(name, req));
+  }
+
+  private Mono<JsonNode> watermark(String name, WatermarkRequest req) {
     return runtimes.using(
         name,
         () -> definition(name),
@@ -217,6 +225,11 @@ class IngestController {
       JsonNode source = json.get("source");
       if (source != null && !source.isNull() && !source.isString()) {
         throw new InvalidInputException(List.of(new Violation("/source", "must be a string")));
+      }
+      String sourceProblem =
+          source == null || source.isNull() ? null : EventReader.sourceProblem(source.asString());
+      if (sourceProblem != null) {
+        throw new InvalidInputException(List.of(new Violation("/source", sourceProblem)));
       }
       JsonNode value = json.get("watermark");
       if (value == null || value.isNull()) {

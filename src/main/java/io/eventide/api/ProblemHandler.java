@@ -38,6 +38,19 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             HttpStatus.SERVICE_UNAVAILABLE,
             "the state store is unavailable; nothing of this request was applied, retry later");
     problem.setTitle("State store unavailable");
+    return retryLater(problem);
+  }
+
+  /** Nothing of the request was applied: it can be sent again once fewer are in flight. */
+  @ExceptionHandler(IngestionBusyException.class)
+  ResponseEntity<ProblemDetail> busy(IngestionBusyException e) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
+    problem.setTitle("Too many ingestion requests in flight");
+    return retryLater(problem);
+  }
+
+  private ResponseEntity<ProblemDetail> retryLater(ProblemDetail problem) {
     long seconds = Math.max(1, state.retryAfter().toSeconds());
     return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
         .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))

@@ -1,6 +1,8 @@
 package io.eventide.config;
 
+import io.eventide.core.IngestBounds;
 import jakarta.validation.constraints.Min;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -15,6 +17,14 @@ import org.springframework.validation.annotation.Validated;
  * @param maxJsonDepth how deeply arrays and objects may nest in a request body (400 beyond)
  * @param maxNumberLength the most characters a JSON number may have (400 beyond)
  * @param maxStringLength the most characters a JSON string may have (400 beyond)
+ * @param maxSources watermark sources a pipeline tracks at once; an event of one more is invalid, a
+ *     watermark post for one more is 400
+ * @param sourceExpiryIdleTimeouts how many of its pipeline's {@code idleTimeout} a source may stay
+ *     silent before it is forgotten
+ * @param idRetention how far past an event's time the watermark may go before its id is forgotten,
+ *     for windows that stay open longer (global windows, long lateness)
+ * @param maxIdsPerShard event ids a shard remembers at once; past it, those that would be forgotten
+ *     soonest go first
  */
 @Validated
 @ConfigurationProperties("eventide.ingest")
@@ -23,4 +33,16 @@ public record IngestProperties(
     @DefaultValue("10000") @Min(1) int ndjsonBatchEvents,
     @DefaultValue("64") @Min(1) int maxJsonDepth,
     @DefaultValue("100") @Min(1) int maxNumberLength,
-    @DefaultValue("1000000") @Min(1) int maxStringLength) {}
+    @DefaultValue("1000000") @Min(1) int maxStringLength,
+    @DefaultValue("1000") @Min(1) int maxSources,
+    @DefaultValue("60") @Min(1) int sourceExpiryIdleTimeouts,
+    @DefaultValue("24h") Duration idRetention,
+    @DefaultValue("1000000") @Min(1) int maxIdsPerShard,
+    @DefaultValue("256") @Min(1) int maxInFlight) {
+
+  /** What the live runtime bounds per pipeline. */
+  public IngestBounds bounds() {
+    return new IngestBounds(
+        maxSources, sourceExpiryIdleTimeouts, idRetention.toMillis(), maxIdsPerShard);
+  }
+}

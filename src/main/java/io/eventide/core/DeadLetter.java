@@ -29,6 +29,12 @@ public record DeadLetter(
     Window window,
     long at) {
 
+  /**
+   * The most characters of an event's JSON text a dead letter keeps, wherever it is stored: one
+   * unreadable NDJSON line may be as large as a whole body.
+   */
+  public static final int MAX_EVENT_CHARS = 65_536;
+
   /** An event that could not be read: a field missing, or of the wrong kind. */
   public static DeadLetter invalid(
       String pipeline, JsonNode event, String path, String detail, long at) {
@@ -63,10 +69,26 @@ public record DeadLetter(
     return new DeadLetter(pipeline, event, reason, null, detail, window, at);
   }
 
-  /** The record dashboards read from {@code /dead-letters} and the state store keeps. */
+  /**
+   * The record dashboards read from {@code /dead-letters} and the state store keeps. An event whose
+   * JSON text is longer than {@link #MAX_EVENT_CHARS} is kept as the start of that text, a string,
+   * with {@code truncated} and the whole text's {@code eventLength}.
+   */
   public ObjectNode toJson() {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
-    n.set("event", event);
+    String text = event.isString() ? event.stringValue() : event.toString();
+    if (text.length() > MAX_EVENT_CHARS) {
+      // A cut between the halves of a surrogate pair would leave a lone one, which no sink takes.
+      int cut =
+          Character.isHighSurrogate(text.charAt(MAX_EVENT_CHARS - 1))
+              ? MAX_EVENT_CHARS - 1
+              : MAX_EVENT_CHARS;
+      n.put("event", text.substring(0, cut));
+      n.put("truncated", true);
+      n.put("eventLength", text.length());
+    } else {
+      n.set("event", event);
+    }
     n.put("reason", reason.wireName());
     if (path != null) {
       n.put("path", path);

@@ -6,7 +6,8 @@ import java.util.PriorityQueue;
 
 /**
  * Remembers event ids for as long as the windows they went to can still change, so that a
- * redelivered event is counted once. Ids are forgotten when the watermark passes their expiry.
+ * redelivered event is counted once. Ids are forgotten when the watermark passes their expiry, and
+ * past {@code maxIds} those that would expire soonest go first, as Redis trims its sorted set.
  */
 public final class IdTracker {
   private record Entry(long expiry, String id) {}
@@ -14,6 +15,11 @@ public final class IdTracker {
   private final Map<String, Long> expiries = new HashMap<>();
   private final PriorityQueue<Entry> byExpiry =
       new PriorityQueue<>((a, b) -> Long.compare(a.expiry, b.expiry));
+  private final int maxIds;
+
+  public IdTracker(int maxIds) {
+    this.maxIds = maxIds;
+  }
 
   /** Whether an event with this id was applied and its windows can still change. */
   public boolean knows(String id) {
@@ -24,15 +30,21 @@ public final class IdTracker {
   public void remember(String id, long expiry) {
     if (expiries.putIfAbsent(id, expiry) == null) {
       byExpiry.add(new Entry(expiry, id));
+      if (expiries.size() > maxIds) {
+        forget(byExpiry.poll());
+      }
     }
   }
 
   /** Forgets the ids whose windows the watermark has garbage-collected. */
   public void expire(long watermark) {
     while (!byExpiry.isEmpty() && byExpiry.peek().expiry < watermark) {
-      Entry e = byExpiry.poll();
-      expiries.remove(e.id, e.expiry);
+      forget(byExpiry.poll());
     }
+  }
+
+  private void forget(Entry e) {
+    expiries.remove(e.id, e.expiry);
   }
 
   public int size() {

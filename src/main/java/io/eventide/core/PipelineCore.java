@@ -5,7 +5,9 @@ import io.eventide.pipeline.Event;
 import io.eventide.pipeline.EventReadResult;
 import io.eventide.pipeline.EventReader;
 import io.eventide.pipeline.InvalidEvent;
+import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.Violation;
 import io.eventide.pipeline.WatermarkPolicy;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +50,8 @@ public final class PipelineCore {
       int shardCount,
       long watermark,
       String restoredTracker,
-      boolean durable) {
+      boolean durable,
+      IngestBounds bounds) {
     this.shardCount = shardCount;
     this.durable = durable;
     this.watermark = watermark;
@@ -61,7 +64,8 @@ public final class PipelineCore {
             : new WatermarkTracker(
                 policy.maxOutOfOrderness().toMillis(),
                 policy.idleTimeout().toMillis(),
-                policy.idleAdvance());
+                policy.idleAdvance(),
+                bounds);
     if (tracker != null && restoredTracker != null) {
       tracker.restore(restoredTracker);
       trackerCommitted = restoredTracker;
@@ -88,13 +92,37 @@ public final class PipelineCore {
     }
   }
 
-  /** A batch read and sorted: each shard's part, and the events refused before any shard. */
-  public record ReadBatch(
-      List<List<IncomingEvent>> parts, List<DeadLetter> rejected, int future, int invalid) {
+  /**
+   * A batch read and sorted: each shard's part, and the events refused before any shard. Applying
+   * it may refuse more (a source beyond the cap), so read its refusals and counts after {@link
+   * #apply}.
+   */
+  public static final class ReadBatch {
+    private final List<List<IncomingEvent>> parts;
+    private final List<DeadLetter> rejected;
+    private final int future;
+    private int invalid;
+
+    ReadBatch(List<List<IncomingEvent>> parts, List<DeadLetter> rejected, int future, int invalid) {
+      this.parts = parts;
+      this.rejected = rejected;
+      this.future = future;
+      this.invalid = invalid;
+    }
+
+    /** The events refused before any shard; a caller may add its own (unreadable lines). */
+    public List<DeadLetter> rejected() {
+      return rejected;
+    }
 
     /** The batch's counts, given the outcome of its parts. */
     public IngestResult result(IngestResult shards) {
       return shards.plus(new IngestResult(0, 0, 0, 0, 0, future, invalid));
+    }
+
+    private void refuse(DeadLetter letter) {
+      rejected.add(letter);
+      invalid++;
     }
   }
 
@@ -154,19 +182,53 @@ public final class PipelineCore {
   public <S> List<S> apply(ReadBatch batch, long now, ShardOps<S> shards) {
     List<S> steps = new ArrayList<>(shardCount * 2);
     for (int i = 0; i < shardCount; i++) {
-      List<IncomingEvent> part = batch.parts().get(i);
+      List<IncomingEvent> part = observed(batch.parts.get(i), batch, now);
       if (part.isEmpty()) {
         continue;
       }
       steps.add(shards.apply(i, part));
-      if (tracker != null) {
-        for (IncomingEvent in : part) {
-          tracker.observe(in.source(), in.event().timestamp(), now);
-        }
-      }
     }
     advanceIfMoved(now, shards, steps);
     return steps;
+  }
+
+  /**
+   * The sources take the part's event times; an event whose source would be one more than the cap
+   * is refused before its shard sees it, so that no applied event goes untracked. The shards do not
+   * read the tracker, so observing before they apply changes nothing.
+   */
+  private List<IncomingEvent> observed(List<IncomingEvent> part, ReadBatch batch, long now) {
+    if (tracker == null) {
+      return part;
+    }
+    List<IncomingEvent> kept = null;
+    for (int j = 0; j < part.size(); j++) {
+      IncomingEvent in = part.get(j);
+      boolean tracked = tracker.observe(in.source(), in.event().timestamp(), now);
+      if (!tracked) {
+        if (kept == null) {
+          kept = new ArrayList<>(part.subList(0, j));
+        }
+        batch.refuse(
+            DeadLetter.invalid(
+                definition.name(),
+                in.raw(),
+                definition.event().source(),
+                tooManySources(in.source()),
+                now));
+      } else if (kept != null) {
+        kept.add(in);
+      }
+    }
+    return kept == null ? part : kept;
+  }
+
+  private String tooManySources(String source) {
+    return "the pipeline tracks "
+        + tracker.maxSources()
+        + " sources already (eventide.ingest.max-sources); source \""
+        + (source == null ? WatermarkTracker.DEFAULT_SOURCE : source)
+        + "\" would be one more";
   }
 
   /** The result of an explicit watermark: whether it was taken, and the shards' steps. */
@@ -183,14 +245,23 @@ public final class PipelineCore {
       advance(value, shards, steps);
       return new Posted<>(forward, steps);
     }
+    if (!tracker.admits(source)) {
+      throw new InvalidInputException(List.of(new Violation("/source", tooManySources(source))));
+    }
     boolean accepted = tracker.post(source, value, now);
     advanceIfMoved(now, shards, steps);
     return new Posted<>(accepted, steps);
   }
 
-  /** A beat of processing time: idle sources may move the watermark, then timers fire. */
+  /**
+   * A beat of processing time: long-silent sources are forgotten, idle sources may move the
+   * watermark, then timers fire.
+   */
   public <S> List<S> beat(long now, ShardOps<S> shards) {
     List<S> steps = new ArrayList<>(shardCount * 2);
+    if (tracker != null) {
+      tracker.expire(now);
+    }
     advanceIfMoved(now, shards, steps);
     for (int i = 0; i < shardCount; i++) {
       steps.add(shards.fireProcessingTimers(i));

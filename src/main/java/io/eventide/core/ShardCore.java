@@ -38,7 +38,8 @@ public final class ShardCore {
   private final WindowingStrategy strategy;
   private final ProcessingClock clock;
   private final boolean durable;
-  private final IdTracker ids = new IdTracker();
+  private final IdTracker ids;
+  private final long idRetention;
   private final Set<String> batchIds = new HashSet<>();
   private final ElementBatch batch = new ElementBatch(256);
   private final List<Pane> emitted = new ArrayList<>();
@@ -62,8 +63,11 @@ public final class ShardCore {
       PipelineDefinition definition,
       ProcessingClock clock,
       boolean durable,
-      ShardSnapshot restored) {
+      ShardSnapshot restored,
+      IngestBounds bounds) {
     this.index = index;
+    this.ids = new IdTracker(bounds.maxIdsPerShard());
+    this.idRetention = bounds.idRetention();
     this.pipeline = definition.name();
     this.strategy = definition.windowingStrategy();
     this.clock = clock;
@@ -181,14 +185,19 @@ public final class ShardCore {
     }
   }
 
-  /** Ids live as long as the latest window their event went to can change. */
+  /**
+   * Ids live as long as the latest window their event went to can change, but no longer than the
+   * retention past the event's time: a global window would otherwise keep every id for good.
+   */
   private long idExpiry(long timestamp) {
     int n = strategy.windowFn().assign(timestamp, starts, ends);
     long maxEnd = Long.MIN_VALUE;
     for (int i = 0; i < n; i++) {
       maxEnd = Math.max(maxEnd, ends[i]);
     }
-    return strategy.gcTime(maxEnd - 1);
+    long retained =
+        timestamp > Long.MAX_VALUE - idRetention ? Long.MAX_VALUE : timestamp + idRetention;
+    return Math.min(strategy.gcTime(maxEnd - 1), retained);
   }
 
   /** Hands over what the step produced and, when durable, what it changed. */

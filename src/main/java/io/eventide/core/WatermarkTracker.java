@@ -16,6 +16,9 @@ import tools.jackson.databind.node.ObjectNode;
  * whichever is later; the pipeline's is the minimum over the sources that are not idle. It never
  * goes backwards. Time is passed in, so that /simulate can run the same rules on a virtual clock.
  *
+ * <p>The set of sources is bounded: at most {@code maxSources} at once, and a source silent for
+ * {@code sourceExpiryIdleTimeouts} idle timeouts is forgotten, as if it had never spoken.
+ *
  * <p>Not thread-safe: the owner serialises access.
  */
 public final class WatermarkTracker {
@@ -25,6 +28,8 @@ public final class WatermarkTracker {
   private long maxOutOfOrderness;
   private long idleTimeout;
   private boolean idleAdvance;
+  private final int maxSources;
+  private final int expiryIdleTimeouts;
   private final Map<String, Source> sources = new TreeMap<>();
 
   /** A watermark posted for every source; sources seen later start from it. */
@@ -32,10 +37,13 @@ public final class WatermarkTracker {
 
   private long current = Time.MIN;
 
-  public WatermarkTracker(long maxOutOfOrderness, long idleTimeout, boolean idleAdvance) {
+  public WatermarkTracker(
+      long maxOutOfOrderness, long idleTimeout, boolean idleAdvance, IngestBounds bounds) {
     this.maxOutOfOrderness = maxOutOfOrderness;
     this.idleTimeout = idleTimeout;
     this.idleAdvance = idleAdvance;
+    this.maxSources = bounds.maxSources();
+    this.expiryIdleTimeouts = bounds.sourceExpiryIdleTimeouts();
   }
 
   /** New settings for the sources' watermarks; what was observed so far is kept. */
@@ -59,11 +67,51 @@ public final class WatermarkTracker {
     }
   }
 
-  /** Records an event time a source sent; the caller has already rejected future events. */
-  public void observe(String source, long eventTime, long now) {
+  /**
+   * Records an event time a source sent; the caller has already rejected future events.
+   *
+   * @return false when the source is new and {@code maxSources} are tracked already: nothing is
+   *     recorded, and the event must not be applied
+   */
+  public boolean observe(String source, long eventTime, long now) {
     Source s = source(source, now);
+    if (s == null) {
+      return false;
+    }
     s.maxEventTime = Math.max(s.maxEventTime, eventTime);
     s.lastSeen = Math.max(s.lastSeen, now);
+    return true;
+  }
+
+  /** Whether a post or event from {@code source} would be taken, given the cap on sources. */
+  public boolean admits(String source) {
+    return sources.size() < maxSources
+        || sources.containsKey(source == null ? DEFAULT_SOURCE : source);
+  }
+
+  public int maxSources() {
+    return maxSources;
+  }
+
+  /**
+   * Forgets the sources silent for the expiry. They are idle already, so the watermark is what it
+   * was; the one heard from last stays, so that "every source is idle" (and with it idle advance)
+   * keeps its meaning.
+   */
+  public void expire(long now) {
+    if (sources.size() < 2) {
+      return;
+    }
+    long expiry =
+        idleTimeout > Long.MAX_VALUE / expiryIdleTimeouts
+            ? Long.MAX_VALUE
+            : idleTimeout * expiryIdleTimeouts;
+    long newest = Long.MIN_VALUE;
+    for (Source s : sources.values()) {
+      newest = Math.max(newest, s.lastSeen);
+    }
+    long latest = newest;
+    sources.values().removeIf(s -> s.lastSeen != latest && now - s.lastSeen > expiry);
   }
 
   /**
@@ -84,6 +132,9 @@ public final class WatermarkTracker {
       return true;
     }
     Source s = source(source, now);
+    if (s == null) {
+      throw new IllegalStateException("source " + source + " is beyond the cap; ask admits first");
+    }
     if (watermark < s.watermark(maxOutOfOrderness, floor)) {
       return false;
     }
@@ -161,13 +212,15 @@ public final class WatermarkTracker {
     return now - s.lastSeen > idleTimeout;
   }
 
+  /** The source of that name, created if there is room; null when there is none. */
   private Source source(String name, long now) {
-    return sources.computeIfAbsent(
-        name == null ? DEFAULT_SOURCE : name,
-        n -> {
-          Source s = new Source();
-          s.lastSeen = now;
-          return s;
-        });
+    String n = name == null ? DEFAULT_SOURCE : name;
+    Source s = sources.get(n);
+    if (s == null && sources.size() < maxSources) {
+      s = new Source();
+      s.lastSeen = now;
+      sources.put(n, s);
+    }
+    return s;
   }
 }

@@ -9,6 +9,12 @@ public final class EventReader {
   /** The most characters a key may have; longer keys make the event invalid. */
   public static final int MAX_KEY_LENGTH = 512;
 
+  /** The most characters an event id may have: every shard remembers its ids. */
+  public static final int MAX_ID_LENGTH = 256;
+
+  /** The most characters a watermark source's name may have. */
+  public static final int MAX_SOURCE_LENGTH = 256;
+
   private final EventPointers pointers;
   private final JsonPointer key;
   private final JsonPointer timestamp;
@@ -83,9 +89,19 @@ public final class EventReader {
     if (idNode != null && !idNode.isString() && !idNode.isNumber()) {
       return new InvalidEvent(pointers.id(), "must be a string or a number");
     }
+    String eventId = idNode == null ? null : idNode.asString();
+    if (eventId != null && eventId.length() > MAX_ID_LENGTH) {
+      return new InvalidEvent(
+          pointers.id(),
+          "must be at most " + MAX_ID_LENGTH + " characters (got " + eventId.length() + ")");
+    }
     JsonNode sourceNode = present(event.at(source));
     if (sourceNode != null && !sourceNode.isString()) {
       return new InvalidEvent(pointers.source(), "must be a string");
+    }
+    String sourceProblem = sourceNode == null ? null : sourceProblem(sourceNode.stringValue());
+    if (sourceProblem != null) {
+      return new InvalidEvent(pointers.source(), sourceProblem);
     }
     return new Event(
         keyNode.asString(),
@@ -93,8 +109,18 @@ public final class EventReader {
         valueNode != null && valueNode.isNumber() ? valueNode.doubleValue() : Double.NaN,
         usesPayload && valueNode != null ? PlainValues.fromJson(valueNode) : null,
         volumeNode == null ? Double.NaN : volumeNode.doubleValue(),
-        idNode == null ? null : idNode.asString(),
+        eventId,
         sourceNode == null ? null : sourceNode.stringValue());
+  }
+
+  /**
+   * Source names are kept in the watermark tracker, shown by {@code /watermark} and written to
+   * durable state on every commit: the same rules as keys, shorter, and never empty.
+   *
+   * @return what is wrong with the name, or null
+   */
+  public static String sourceProblem(String source) {
+    return source.isEmpty() ? "must not be empty" : textProblem(source, MAX_SOURCE_LENGTH);
   }
 
   /**
@@ -102,17 +128,21 @@ public final class EventReader {
    * and refuse control characters and lone surrogates, which no sink can carry faithfully.
    */
   private static String keyProblem(String key) {
-    if (key.length() > MAX_KEY_LENGTH) {
-      return "must be at most " + MAX_KEY_LENGTH + " characters (got " + key.length() + ")";
+    return textProblem(key, MAX_KEY_LENGTH);
+  }
+
+  private static String textProblem(String text, int maxLength) {
+    if (text.length() > maxLength) {
+      return "must be at most " + maxLength + " characters (got " + text.length() + ")";
     }
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
       if (Character.isISOControl(c)) {
         return "must not contain control characters (U+%04X at %d)".formatted((int) c, i);
       }
       if (Character.isHighSurrogate(c)
-          && i + 1 < key.length()
-          && Character.isLowSurrogate(key.charAt(i + 1))) {
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
         return "must be valid Unicode (a lone surrogate at " + i + ")";

@@ -2,6 +2,7 @@ package io.eventide.runtime;
 
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IncomingEvent;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.PipelineCore;
 import io.eventide.core.ShardCore;
@@ -61,7 +62,8 @@ public final class PipelineRuntime {
       ProcessingClock clock,
       PaneListener panes,
       DeadLetterListener deadLetters,
-      RuntimeObserver observer) {
+      RuntimeObserver observer,
+      IngestBounds bounds) {
     this.clock = clock;
     this.observer = observer;
     this.committer =
@@ -69,7 +71,8 @@ public final class PipelineRuntime {
     this.shards = new Shard[state.shardCount()];
     long watermark = Time.MAX;
     for (int i = 0; i < shards.length; i++) {
-      shards[i] = new Shard(new ShardCore(i, definition, clock, durable, state.shard(i)), pool);
+      shards[i] =
+          new Shard(new ShardCore(i, definition, clock, durable, state.shard(i), bounds), pool);
       watermark = Math.min(watermark, shards[i].restoredWatermark());
     }
     this.core =
@@ -79,7 +82,8 @@ public final class PipelineRuntime {
             shards.length,
             watermark,
             state.tracker(),
-            durable);
+            durable,
+            bounds);
     this.ops = new QueuedShards();
   }
 
@@ -150,7 +154,8 @@ public final class PipelineRuntime {
     long started = System.nanoTime();
     long now = clock.now();
     PipelineCore.ReadBatch batch = core.read(events, defaultSource, now);
-    List<DeadLetter> rejected = new ArrayList<>(batch.rejected());
+    // The batch's own list: applying it adds the events of sources beyond the cap.
+    List<DeadLetter> rejected = batch.rejected();
     rejected.addAll(core.unreadable(unreadable, now));
     List<CompletableFuture<ShardStep>> steps;
     CompletableFuture<Void> committed;

@@ -1,7 +1,9 @@
 package io.eventide.runtime;
 
+import io.eventide.config.IngestProperties;
 import io.eventide.config.RuntimeProperties;
 import io.eventide.core.DeadLetter;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
@@ -68,6 +70,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   private final AtomicLong generation = new AtomicLong();
 
   private final RuntimeProperties properties;
+  private final IngestBounds bounds;
   private final ProcessingClock clock;
   private final PaneListener panes;
   private final DeadLetterListener deadLetters;
@@ -81,6 +84,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
 
   public PipelineRuntimes(
       RuntimeProperties properties,
+      IngestProperties ingest,
       ProcessingClock clock,
       List<PaneListener> paneListeners,
       List<DeadLetterListener> deadLetterListeners,
@@ -88,6 +92,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
       StateStore store,
       PipelineRegistry registry) {
     this.properties = properties;
+    this.bounds = ingest.bounds();
     this.store = store;
     this.registry = registry;
     this.observer = new FanOutObserver(observers);
@@ -294,7 +299,8 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
                     clock,
                     panes,
                     deadLetters,
-                    observer),
+                    observer,
+                    bounds),
             workers)
         .whenComplete(
             (runtime, error) -> {

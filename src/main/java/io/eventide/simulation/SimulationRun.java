@@ -1,6 +1,7 @@
 package io.eventide.simulation;
 
 import io.eventide.core.DirectShards;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.PipelineCore;
 import io.eventide.core.ShardCore;
@@ -33,7 +34,9 @@ final class SimulationRun {
     this.pipeline = pipeline;
     this.clock = new ManualClock(processingTimeStart);
     this.recorder = new SimulationRecorder(pipeline.name(), limits.maxOutputs(), budget);
-    this.shards = new DirectShards(new ShardCore(0, pipeline, clock, false, ShardSnapshot.EMPTY));
+    this.shards =
+        new DirectShards(
+            new ShardCore(0, pipeline, clock, false, ShardSnapshot.EMPTY, IngestBounds.DEFAULT));
     this.core =
         new PipelineCore(
             pipeline,
@@ -41,7 +44,8 @@ final class SimulationRun {
             1,
             Time.MIN,
             null,
-            false);
+            false,
+            IngestBounds.DEFAULT);
   }
 
   void step(int index, SimulationStep step) {
@@ -60,8 +64,8 @@ final class SimulationRun {
   private void events(List<JsonNode> events) {
     long now = clock.now();
     PipelineCore.ReadBatch batch = core.read(events, i -> null, now);
-    recorder.rejected(batch.rejected());
     List<ShardStep> steps = core.apply(batch, now, shards);
+    recorder.rejected(batch.rejected());
     recorder.record(steps);
     IngestResult applied = IngestResult.EMPTY;
     for (ShardStep s : steps) {

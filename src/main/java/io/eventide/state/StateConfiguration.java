@@ -1,5 +1,6 @@
 package io.eventide.state;
 
+import io.eventide.config.IngestProperties;
 import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
 import io.eventide.pipeline.KafkaNamespace;
@@ -47,8 +48,11 @@ public class StateConfiguration {
   static class Redis {
     @Bean
     RedisStateStore stateStore(
-        ReactiveRedisConnectionFactory factory, OutputProperties outputs, StateProperties state) {
-      return new RedisStateStore(factory, outputs, state);
+        ReactiveRedisConnectionFactory factory,
+        OutputProperties outputs,
+        StateProperties state,
+        IngestProperties ingest) {
+      return new RedisStateStore(factory, outputs, state, ingest.bounds());
     }
 
     @Bean

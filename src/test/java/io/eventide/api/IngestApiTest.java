@@ -210,6 +210,57 @@ class IngestApiTest {
   }
 
   @Test
+  void aDeadLetterKeepsAtMost64KiCharactersOfItsEventAndSaysHowLongItWas() {
+    LiveApi api = api();
+    api.define("big-letters", COUNTS);
+    String huge = "x".repeat(100_000);
+    String unkeyed = "{\"timestamp\":\"2026-01-01T10:00:00Z\",\"pad\":\"%s\"}".formatted(huge);
+    api.ndjson("big-letters", List.of(lines(1, "").get(0), huge, unkeyed));
+    JsonNode letters = api.get("/pipelines/big-letters/dead-letters").get("deadLetters");
+    assertThat(letters).hasSize(2);
+    for (JsonNode letter : letters) {
+      assertThat(letter.get("event").asString()).hasSize(65_536);
+      assertThat(letter.get("truncated").asBoolean()).isTrue();
+    }
+    // Newest first: the line that is not JSON, then the event without a key.
+    assertThat(letters.get(0).get("eventLength").asInt()).isEqualTo(100_000);
+    assertThat(letters.get(1).get("path").asString()).isEqualTo("/key");
+    assertThat(letters.get(1).get("eventLength").asInt()).isEqualTo(unkeyed.length());
+    assertThat(letters.get(1).get("event").asString()).startsWith("{\"timestamp\":");
+  }
+
+  @Test
+  void anIdIsAtMost256CharactersOrItsEventIsInvalid() {
+    LiveApi api = api();
+    api.define("long-ids", COUNTS);
+    String longId =
+        "{\"key\":\"k\",\"timestamp\":\"2026-01-01T10:00:30Z\",\"id\":\"%s\"}"
+            .formatted("i".repeat(257));
+    JsonNode r = api.events("long-ids", longId);
+    assertThat(r.at("/dropped/invalid").asInt()).isEqualTo(1);
+    JsonNode letter = api.get("/pipelines/long-ids/dead-letters").at("/deadLetters/0");
+    assertThat(letter.get("path").asString()).isEqualTo("/id");
+    assertThat(letter.get("detail").asString()).contains("256");
+  }
+
+  @Test
+  void anIdWhoseWindowNeverClosesIsForgottenOnceTheWatermarkIsAnIdRetentionPastIt() {
+    LiveApi api = api();
+    api.define(
+        "global-ids", "{\"window\": {\"type\": \"global\"}, \"aggregate\": {\"type\": \"count\"}}");
+    String first = "{\"key\":\"k\",\"timestamp\":\"2026-01-01T10:00:00Z\",\"id\":\"a\"}";
+    api.events("global-ids", first);
+    // Within the retention the id is still a duplicate, although the window never closes.
+    api.watermark("global-ids", "{\"watermark\":\"2026-01-02T09:59:59Z\"}");
+    assertThat(api.events("global-ids", first).get("duplicates").asInt()).isEqualTo(1);
+    // A day (eventide.ingest.id-retention) of event time later it is forgotten: counted again.
+    api.watermark("global-ids", "{\"watermark\":\"2026-01-02T10:00:01Z\"}");
+    JsonNode again = api.events("global-ids", first);
+    assertThat(again.get("duplicates").asInt()).isZero();
+    assertThat(again.get("accepted").asInt()).isEqualTo(1);
+  }
+
+  @Test
   void aWatermarkPostedBehindThePipelinesIsReportedAsIgnored() {
     LiveApi api = api();
     api.define("behind", COUNTS);

@@ -27,11 +27,19 @@ final class CoreTester {
     this.clock = new ManualClock(start);
     ShardCore[] cores = new ShardCore[shardCount];
     for (int i = 0; i < shardCount; i++) {
-      cores[i] = new ShardCore(i, definition, clock, false, ShardSnapshot.EMPTY);
+      cores[i] =
+          new ShardCore(i, definition, clock, false, ShardSnapshot.EMPTY, IngestBounds.DEFAULT);
     }
     this.shards = new DirectShards(cores);
     this.core =
-        new PipelineCore(definition, WatermarkMode.FROM_SOURCES, shardCount, Time.MIN, null, false);
+        new PipelineCore(
+            definition,
+            WatermarkMode.FROM_SOURCES,
+            shardCount,
+            Time.MIN,
+            null,
+            false,
+            IngestBounds.DEFAULT);
   }
 
   /**
@@ -52,12 +60,12 @@ final class CoreTester {
       batch.add(JsonMapper.shared().readTree(e));
     }
     PipelineCore.ReadBatch read = core.read(batch, i -> null, clock.now());
-    letters.addAll(read.rejected());
     IngestResult applied = IngestResult.EMPTY;
     for (ShardStep step : core.apply(read, clock.now(), shards)) {
       applied = applied.plus(step.outcome());
       collect(step);
     }
+    letters.addAll(read.rejected());
     return read.result(applied);
   }
 
@@ -76,6 +84,10 @@ final class CoreTester {
 
   long watermark() {
     return core.watermark();
+  }
+
+  List<String> sources() {
+    return core.sources(clock.now()).stream().map(WatermarkTracker.SourceView::source).toList();
   }
 
   int shardOf(String key) {

@@ -102,4 +102,26 @@ class PipelineCoreTest {
       assertThat(p.shard(shard).openWindows()).as("shard %d", shard).isEqualTo(owned);
     }
   }
+
+  @Test
+  void forgettingSilentSourcesKeepsTheLastHeardSoIdleAdvanceStillFollowsTheWallClock() {
+    CoreTester p =
+        CoreTester.of(
+            """
+            {"window": {"type": "fixed", "size": "1m"}, "aggregate": {"type": "sum"},
+             "watermark": {"idleTimeout": "1m", "idleAdvance": true}}
+            """,
+            1,
+            0);
+    p.post(fromSource("k", 1_000, "a"));
+    p.beatAt(10_000);
+    p.post(fromSource("k", 2_000, "b"));
+    // Sixty idle timeouts after a, not yet after b.
+    p.beatAt(3_600_000 + 5_000);
+    assertThat(p.sources()).containsExactly("b");
+    // Past b's expiry too: b stays, so every source is still idle and the wall clock leads.
+    p.beatAt(2 * 3_600_000);
+    assertThat(p.sources()).containsExactly("b");
+    assertThat(p.watermark()).isEqualTo(2 * 3_600_000);
+  }
 }

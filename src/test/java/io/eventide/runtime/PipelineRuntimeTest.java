@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.config.OutputProperties;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.ManualClock;
@@ -151,11 +152,7 @@ class PipelineRuntimeTest {
     String prefix = TestRedis.newKeyPrefix();
     LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
     try {
-      RedisStateStore store =
-          new RedisStateStore(
-              factory,
-              new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
-              TestRedis.stateProperties(prefix));
+      RedisStateStore store = redisStore(factory, prefix, IngestBounds.DEFAULT);
       PipelineRuntime first = runtime(store.open("p", "lineage", 2).join(), true);
       assertThat(first.ingest(batch("a"))).succeedsWithin(PATIENCE);
       PipelineRuntime second = runtime(store.open("p", "lineage", 2).join(), true);
@@ -174,12 +171,59 @@ class PipelineRuntimeTest {
     }
   }
 
+  @Test
+  void aShardRemembersAtMostMaxIdsPerShardInMemoryAndInRedisForgettingTheSoonestFirst() {
+    String prefix = TestRedis.newKeyPrefix();
+    LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
+    IngestBounds twoIds = new IngestBounds(1000, 60, 86_400_000L, 2);
+    try {
+      RedisStateStore store = redisStore(factory, prefix, twoIds);
+      clock.set(8_000_000);
+      PipelineDefinition late =
+          PipelineParser.parseNamed(
+              JsonMapper.shared()
+                  .readTree(
+                      """
+                      {"window": {"type": "fixed", "size": "1h"}, "allowedLateness": "10h",
+                       "aggregate": {"type": "count"}}
+                      """),
+              "p",
+              KafkaNamespace.DEFAULT);
+      PipelineRuntime runtime = runtime(late, store.open("p", "lineage", 1).join(), true, twoIds);
+      // Three hourly windows, all open still: a's is collected first, so a is the one forgotten.
+      assertThat(runtime.ingest(identified("a", 1_000, "b", 3_601_000, "c", 7_201_000)))
+          .succeedsWithin(PATIENCE);
+      List<String> kept = TestRedis.call(redis -> redis.zrange(prefix + ":{p}:shard:0:ids", 0, -1));
+      assertThat(kept).containsExactly("b", "c");
+      assertThat(runtime.ingest(identified("a", 1_000, "b", 3_601_000)))
+          .succeedsWithin(PATIENCE)
+          .satisfies(r -> assertThat(r.duplicates()).isEqualTo(1));
+    } finally {
+      factory.destroy();
+      TestRedis.delete(prefix);
+    }
+  }
+
+  private static RedisStateStore redisStore(
+      LettuceConnectionFactory factory, String prefix, IngestBounds bounds) {
+    return new RedisStateStore(
+        factory,
+        new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
+        TestRedis.stateProperties(prefix),
+        bounds);
+  }
+
   private PipelineRuntime runtime(PipelineState state, boolean durable) {
     return runtime(EVERY_EVENT, state, durable);
   }
 
   private PipelineRuntime runtime(
       PipelineDefinition definition, PipelineState state, boolean durable) {
+    return runtime(definition, state, durable, IngestBounds.DEFAULT);
+  }
+
+  private PipelineRuntime runtime(
+      PipelineDefinition definition, PipelineState state, boolean durable, IngestBounds bounds) {
     return new PipelineRuntime(
         definition,
         state,
@@ -188,7 +232,21 @@ class PipelineRuntimeTest {
         clock,
         (pipeline, panes) -> published.addAll(panes),
         (pipeline, letters) -> {},
-        (pipeline, result, nanos) -> {});
+        (pipeline, result, nanos) -> {},
+        bounds);
+  }
+
+  /** Events of key k: id, timestamp, id, timestamp... */
+  private static List<JsonNode> identified(Object... idsAndTimes) {
+    List<JsonNode> events = new ArrayList<>();
+    for (int i = 0; i < idsAndTimes.length; i += 2) {
+      events.add(
+          JsonMapper.shared()
+              .readTree(
+                  "{\"key\": \"k\", \"timestamp\": %d, \"value\": 1, \"id\": \"%s\"}"
+                      .formatted(idsAndTimes[i + 1], idsAndTimes[i])));
+    }
+    return events;
   }
 
   private static List<JsonNode> batch(String... keys) {

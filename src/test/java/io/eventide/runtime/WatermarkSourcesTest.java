@@ -8,6 +8,8 @@ import java.time.Instant;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
 import tools.jackson.databind.JsonNode;
 
 /** Per-source watermarks, idleness, idle advance, future skew and explicit posts. */
@@ -122,5 +124,91 @@ class WatermarkSourcesTest {
     JsonNode drainBack = api.watermark("backwards", "{\"watermark\": \"2026-01-01T10:07:00Z\"}");
     assertThat(drainBack.get("accepted").asBoolean()).isFalse();
     assertThat(drainBack.at("/watermark/input").asString()).isEqualTo("2026-01-01T10:10:00.000Z");
+  }
+
+  @Test
+  void aPipelineTracksAtMostMaxSourcesAndRefusesEventsOfOneMore() {
+    LiveApi api = LiveApi.on(port);
+    api.define("many-sources", pipeline("{}"));
+    String[] events = new String[1001];
+    for (int i = 0; i < events.length; i++) {
+      events[i] = from("s" + i, "k", "2026-01-01T10:00:30Z");
+    }
+    JsonNode result = api.events("many-sources", array(events));
+    assertThat(result.get("accepted").asInt()).isEqualTo(1000);
+    assertThat(result.at("/dropped/invalid").asInt()).isEqualTo(1);
+    assertThat(api.get("/pipelines/many-sources/watermark").get("sources")).hasSize(1000);
+    JsonNode letter = api.get("/pipelines/many-sources/dead-letters").at("/deadLetters/0");
+    assertThat(letter.get("reason").asString()).isEqualTo("invalid");
+    assertThat(letter.get("path").asString()).isEqualTo("/source");
+    assertThat(letter.get("detail").asString()).contains("1000 sources");
+    assertThat(letter.at("/event/source").asString()).isEqualTo("s1000");
+
+    // A known source is still heard; one more is refused, by name.
+    JsonNode known = api.events("many-sources", array(from("s7", "k", "2026-01-01T10:00:31Z")));
+    assertThat(known.get("accepted").asInt()).isEqualTo(1);
+    JsonNode problem =
+        api.send(
+                HttpMethod.POST,
+                "/pipelines/many-sources/watermark",
+                MediaType.APPLICATION_JSON,
+                "{\"source\": \"s1001\", \"watermark\": \"2026-01-01T10:05:00Z\"}")
+            .expectProblem(400)
+            .body();
+    assertThat(problem.at("/errors/0/path").asString()).isEqualTo("/source");
+  }
+
+  @Test
+  void aSourceNameIsBoundedInLengthAndCarriesNoControlCharacters() {
+    LiveApi api = LiveApi.on(port);
+    api.define("source-names", pipeline("{}"));
+    String tooLong = "s".repeat(257);
+    JsonNode problem =
+        api.send(
+                HttpMethod.POST,
+                "/pipelines/source-names/watermark",
+                MediaType.APPLICATION_JSON,
+                "{\"source\": \"" + tooLong + "\", \"watermark\": \"2026-01-01T10:05:00Z\"}")
+            .expectProblem(400)
+            .body();
+    assertThat(problem.at("/errors/0/path").asString()).isEqualTo("/source");
+    assertThat(problem.at("/errors/0/reason").asString()).contains("256");
+
+    JsonNode result =
+        api.events(
+            "source-names",
+            array(
+                from(tooLong, "k", "2026-01-01T10:00:30Z"),
+                from("tab\\there", "k", "2026-01-01T10:00:30Z"),
+                from("s1", "k", "2026-01-01T10:00:30Z")));
+    assertThat(result.get("accepted").asInt()).isEqualTo(1);
+    assertThat(result.at("/dropped/invalid").asInt()).isEqualTo(2);
+    assertThat(api.get("/pipelines/source-names/dead-letters").get("deadLetters"))
+        .extracting(l -> l.get("path").asString())
+        .containsExactly("/source", "/source");
+    assertThat(api.get("/pipelines/source-names/watermark").get("sources")).hasSize(1);
+  }
+
+  @Test
+  void aSourceSilentForMuchLongerThanTheIdleTimeoutIsForgotten() {
+    LiveApi api = LiveApi.on(port);
+    api.define("forgetting", pipeline("{\"idleTimeout\": \"20ms\"}"));
+    api.events(
+        "forgetting",
+        array(from("s1", "a", "2026-01-01T10:00:30Z"), from("s2", "b", "2026-01-01T10:00:40Z")));
+    assertThat(api.get("/pipelines/forgetting/watermark").get("sources")).hasSize(2);
+    // s2 keeps speaking; s1 falls silent for far longer than its idle timeout.
+    Awaitility.await()
+        .atMost(LiveApi.TIMEOUT)
+        .untilAsserted(
+            () -> {
+              api.events("forgetting", array(from("s2", "b", "2026-01-01T10:00:41Z")));
+              assertThat(api.get("/pipelines/forgetting/watermark").get("sources"))
+                  .extracting(s -> s.get("source").asString())
+                  .containsExactly("s2");
+            });
+    // Forgetting an idle source moved nothing: the watermark is s2's, as it was.
+    assertThat(api.get("/pipelines/forgetting/watermark").get("input").asString())
+        .isEqualTo("2026-01-01T10:00:41.000Z");
   }
 }

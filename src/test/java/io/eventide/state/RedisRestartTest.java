@@ -138,7 +138,8 @@ class RedisRestartTest {
         new io.eventide.state.redis.RedisStateStore(
                 factory,
                 app.getBean(io.eventide.config.OutputProperties.class),
-                app.getBean(io.eventide.config.StateProperties.class))
+                app.getBean(io.eventide.config.StateProperties.class),
+                app.getBean(io.eventide.config.IngestProperties.class).bounds())
             .open(
                 "fenced",
                 app.getBean(io.eventide.pipeline.PipelineRegistry.class)

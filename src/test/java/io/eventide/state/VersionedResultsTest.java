@@ -3,6 +3,8 @@ package io.eventide.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.config.OutputProperties;
+import io.eventide.core.DeadLetter;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardSnapshot;
@@ -45,7 +47,8 @@ class VersionedResultsTest {
         new RedisStateStore(
             factory,
             new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
-            TestRedis.stateProperties(prefix));
+            TestRedis.stateProperties(prefix),
+            IngestBounds.DEFAULT);
   }
 
   @AfterEach
@@ -86,6 +89,25 @@ class VersionedResultsTest {
     } finally {
       writers.shutdownNow();
     }
+  }
+
+  @Test
+  void aDeadLetterOfAHugeLineIsStoredWithTheStartOfItsEventOnly() {
+    PipelineState state = store.open("letters", "lineage", 1).join();
+    String line = "y".repeat(200_000);
+    state
+        .commit(
+            new Commit(
+                List.of(),
+                null,
+                List.of(),
+                List.of(),
+                List.of(DeadLetter.unreadable("letters", line, 0))))
+        .join();
+    JsonNode letter = store.deadLetters("letters", 1).block().get(0);
+    assertThat(letter.get("event").asString()).hasSize(DeadLetter.MAX_EVENT_CHARS);
+    assertThat(letter.get("truncated").asBoolean()).isTrue();
+    assertThat(letter.get("eventLength").asInt()).isEqualTo(200_000);
   }
 
   @Test

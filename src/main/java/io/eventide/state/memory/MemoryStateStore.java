@@ -44,7 +44,10 @@ public class MemoryStateStore implements StateStore, OutputStore {
   /** One pipeline's outputs; the lock orders pane ids with the log that holds them. */
   private static final class Outputs {
     final ConcurrentSkipListMap<KeyedWindow, Pane> results = new ConcurrentSkipListMap<>(ORDER);
-    final ArrayDeque<DeadLetter> deadLetters = new ArrayDeque<>();
+
+    /** As records, so that a large event is held truncated, as Redis holds it. */
+    final ArrayDeque<JsonNode> deadLetters = new ArrayDeque<>();
+
     final ArrayDeque<PaneEvent> log = new ArrayDeque<>();
     long lastMillis;
     long lastSequence;
@@ -138,7 +141,7 @@ public class MemoryStateStore implements StateStore, OutputStore {
         if (o.deadLetters.size() == deadLettersLimit) {
           o.deadLetters.pollFirst();
         }
-        o.deadLetters.addLast(d);
+        o.deadLetters.addLast(d.toJson());
       }
     }
     return ids;
@@ -181,9 +184,9 @@ public class MemoryStateStore implements StateStore, OutputStore {
           List<JsonNode> out = new ArrayList<>();
           if (o != null) {
             synchronized (o) {
-              Iterator<DeadLetter> it = o.deadLetters.descendingIterator();
+              Iterator<JsonNode> it = o.deadLetters.descendingIterator();
               while (it.hasNext() && out.size() < limit) {
-                out.add(it.next().toJson());
+                out.add(it.next());
               }
             }
           }

@@ -3,6 +3,7 @@ package io.eventide.state.redis;
 import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
 import io.eventide.core.DeadLetter;
+import io.eventide.core.IngestBounds;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
@@ -67,10 +68,14 @@ public class RedisStateStore implements StateStore, OutputStore {
   private final RedisKeys keys;
   private final OutputProperties outputs;
   private final StateProperties state;
+  private final int maxIdsPerShard;
   private final SecureRandom random = new SecureRandom();
 
   public RedisStateStore(
-      ReactiveRedisConnectionFactory factory, OutputProperties outputs, StateProperties state) {
+      ReactiveRedisConnectionFactory factory,
+      OutputProperties outputs,
+      StateProperties state,
+      IngestBounds bounds) {
     this.bytes =
         new ReactiveRedisTemplate<>(
             factory,
@@ -84,6 +89,7 @@ public class RedisStateStore implements StateStore, OutputStore {
     this.keys = new RedisKeys(state.keyPrefix());
     this.outputs = outputs;
     this.state = state;
+    this.maxIdsPerShard = bounds.maxIdsPerShard();
   }
 
   @Override
@@ -318,7 +324,7 @@ public class RedisStateStore implements StateStore, OutputStore {
       scriptKeys.add(keys.paneLog(pipeline));
       scriptKeys.add(keys.deadLetters(pipeline));
       int size =
-          8
+          9
               + 8 * commit.panes().size()
               + commit.mergedAway().size()
               + 2 * commit.deadLetters().size();
@@ -331,6 +337,7 @@ public class RedisStateStore implements StateStore, OutputStore {
       args.add(number(outputs.deadLettersPerPipeline()));
       args.add(number(outputs.resultsPerPipeline()));
       args.add(commit.tracker() == null ? new byte[0] : utf8(commit.tracker()));
+      args.add(number(maxIdsPerShard));
       args.add(number(commit.shards().size()));
       for (ShardChanges c : commit.shards()) {
         scriptKeys.add(keys.shardKeys(pipeline, c.shard()));

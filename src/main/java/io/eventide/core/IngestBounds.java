@@ -1,0 +1,18 @@
+package io.eventide.core;
+
+/**
+ * What a client can make a pipeline remember, bounded: every batch and beat walks the watermark
+ * sources under the pipeline's lock, and durable state writes them on every commit.
+ *
+ * @param maxSources watermark sources tracked at once; an event of one more is invalid
+ * @param sourceExpiryIdleTimeouts how many of its pipeline's idle timeouts a source may stay silent
+ *     before it is forgotten
+ * @param idRetention how far (ms of event time) past an event's time the watermark may go before
+ *     its id is forgotten, however long its windows stay open
+ * @param maxIdsPerShard ids a shard remembers at once; past it those that would expire soonest go
+ */
+public record IngestBounds(
+    int maxSources, int sourceExpiryIdleTimeouts, long idRetention, int maxIdsPerShard) {
+  /** The defaults of the properties, for {@code /simulate} and tests. */
+  public static final IngestBounds DEFAULT = new IngestBounds(1000, 60, 86_400_000L, 1_000_000);
+}
