@@ -1,5 +1,7 @@
 package io.eventide.engine;
 
+import java.util.Arrays;
+
 /**
  * The active windows being merged into a result, with the finished bits each had before the merge.
  * Reused across merges so that merging allocates nothing per call.
@@ -20,8 +22,8 @@ final class MergeSources {
 
   void add(WindowState w) {
     if (count == windows.length) {
-      windows = java.util.Arrays.copyOf(windows, count * 2);
-      finished = java.util.Arrays.copyOf(finished, count * 2);
+      windows = Arrays.copyOf(windows, count * 2);
+      finished = Arrays.copyOf(finished, count * 2);
     }
     windows[count] = w;
     finished[count] = w.finished;

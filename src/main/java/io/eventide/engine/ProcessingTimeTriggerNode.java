@@ -1,5 +1,7 @@
 package io.eventide.engine;
 
+import java.time.Duration;
+
 /** Fires once processing time is past the pane's first element plus a delay, then finishes. */
 final class ProcessingTimeTriggerNode extends TriggerNode {
   private final long delay;
@@ -55,7 +57,7 @@ final class ProcessingTimeTriggerNode extends TriggerNode {
     long target = w.slots[slot];
     if (target == NO_TIME) {
       out.append("afterProcessingTime ")
-          .append(java.time.Duration.ofMillis(delay))
+          .append(Duration.ofMillis(delay))
           .append(": waiting for the first element of the pane");
     } else {
       out.append("processing-time timer at ")

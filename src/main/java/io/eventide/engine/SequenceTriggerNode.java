@@ -1,5 +1,7 @@
 package io.eventide.engine;
 
+import java.util.Arrays;
+
 /**
  * afterEach: runs each child until it finishes, in order; finishes with the last.
  *
@@ -67,7 +69,7 @@ final class SequenceTriggerNode extends TriggerNode {
       out.append("afterEach of ").append(children.length).append(" steps");
       return;
     }
-    int step = java.util.Arrays.asList(children).indexOf(current) + 1;
+    int step = Arrays.asList(children).indexOf(current) + 1;
     out.append("afterEach step ").append(step).append(" of ").append(children.length).append(": ");
     current.describe(w, env, out);
   }

@@ -1,5 +1,7 @@
 package io.eventide.engine;
 
+import java.time.Instant;
+
 /**
  * One node of a compiled trigger tree. Nodes are shared by every window; all per-window state
  * (finished bits, counters, target times) lives in {@link WindowState}, addressed by the node's
@@ -51,7 +53,7 @@ abstract class TriggerNode {
     if (t <= Time.MIN) {
       return "the beginning of time";
     }
-    return java.time.Instant.ofEpochMilli(t).toString();
+    return Instant.ofEpochMilli(t).toString();
   }
 
   /** "on time when the watermark passes X; the watermark is Y". */

@@ -1,5 +1,7 @@
 package io.eventide.engine;
 
+import java.util.Arrays;
+
 /**
  * Everything the engine keeps for one window of one key: the accumulator, the watermark holds, the
  * trigger's finished bits and slots, which timers are pending and the last pane emitted. Fields are
@@ -81,7 +83,7 @@ final class WindowState {
     if (processingTimers == null) {
       processingTimers = new long[2];
     } else if (processingTimerCount == processingTimers.length) {
-      processingTimers = java.util.Arrays.copyOf(processingTimers, processingTimerCount * 2);
+      processingTimers = Arrays.copyOf(processingTimers, processingTimerCount * 2);
     }
     processingTimers[processingTimerCount++] = time;
     return true;
