@@ -55,7 +55,9 @@ class LayeringTest {
         .whereLayer("runtime")
         .mayOnlyBeAccessedByLayers("api", "kafka", "ops")
         .whereLayer("core")
-        .mayOnlyBeAccessedByLayers("api", "simulation", "runtime", "state", "sink", "kafka", "ops")
+        // config turns properties into the core's value types (IngestBounds).
+        .mayOnlyBeAccessedByLayers(
+            "api", "simulation", "runtime", "state", "sink", "kafka", "ops", "config")
         .whereLayer("state")
         .mayOnlyBeAccessedByLayers("api", "runtime", "ops")
         .whereLayer("sink")
