@@ -4,6 +4,7 @@ import static io.eventide.ops.MeterNames.PIPELINE;
 
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
+import io.eventide.runtime.DaemonThreads;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import io.eventide.sink.PaneHub;
@@ -58,12 +59,7 @@ public class PipelineGauges implements SmartLifecycle {
   public synchronized void start() {
     if (refresher == null) {
       refresher =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "eventide-metrics");
-                t.setDaemon(true);
-                return t;
-              });
+          Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("eventide-metrics"));
       long ms = period.toMillis();
       refresher.scheduleWithFixedDelay(this::refresh, ms, ms, TimeUnit.MILLISECONDS);
     }

@@ -27,9 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -100,7 +98,8 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
     this.panes = fanOut(paneListeners);
     this.deadLetters = fanOutDeadLetters(deadLetterListeners);
     this.workers =
-        Executors.newFixedThreadPool(properties.workerCount(), threads("eventide-shard"));
+        Executors.newFixedThreadPool(
+            properties.workerCount(), DaemonThreads.named("eventide-shard"));
   }
 
   /**
@@ -197,6 +196,11 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
     return started.isCompletedExceptionally() || started.join().failed();
   }
 
+  /** The runtime once its start has completed normally; null while starting or when it failed. */
+  private static PipelineRuntime started(CompletableFuture<PipelineRuntime> start) {
+    return start.isDone() && !start.isCompletedExceptionally() ? start.join() : null;
+  }
+
   /**
    * Hands a definition that computes the same to the running pipeline (see {@link
    * PipelineLifecycle}); a pipeline not running starts with it next time.
@@ -212,8 +216,9 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
 
   /** A pipeline's runtime when it is running and healthy, else null. */
   public PipelineRuntime find(String name) {
-    CompletableFuture<PipelineRuntime> r = running.get(name);
-    return r != null && r.isDone() && !failed(r) ? r.join() : null;
+    CompletableFuture<PipelineRuntime> start = running.get(name);
+    PipelineRuntime r = start == null ? null : started(start);
+    return r != null && !r.failed() ? r : null;
   }
 
   /**
@@ -237,9 +242,10 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   /** Every running pipeline. */
   public List<PipelineRuntime> all() {
     List<PipelineRuntime> all = new ArrayList<>(running.size());
-    for (CompletableFuture<PipelineRuntime> r : running.values()) {
-      if (r.isDone() && !r.isCompletedExceptionally()) {
-        all.add(r.join());
+    for (CompletableFuture<PipelineRuntime> start : running.values()) {
+      PipelineRuntime r = started(start);
+      if (r != null) {
+        all.add(r);
       }
     }
     return all;
@@ -380,11 +386,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
    * clock of the others.
    */
   private void tick() {
-    for (CompletableFuture<PipelineRuntime> started : running.values()) {
-      if (!started.isDone() || started.isCompletedExceptionally()) {
-        continue;
-      }
-      PipelineRuntime r = started.join();
+    for (PipelineRuntime r : all()) {
       try {
         if (r.failed()) {
           runtimeOf(r.definition()).thenAccept(PipelineRuntime::tick);
@@ -414,7 +416,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   public synchronized void start() {
     if (beat == null) {
       long tick = properties.tick().toMillis();
-      beat = Executors.newSingleThreadScheduledExecutor(threads("eventide-clock"));
+      beat = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("eventide-clock"));
       beat.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
     }
   }
@@ -464,14 +466,5 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   private static DeadLetterListener fanOutDeadLetters(List<DeadLetterListener> listeners) {
     return (String pipeline, List<DeadLetter> out) ->
         listeners.forEach(l -> l.onDeadLetters(pipeline, out));
-  }
-
-  private static ThreadFactory threads(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
   }
 }
