@@ -3,23 +3,32 @@
 --
 -- KEYS: 1 meta, 2 results, 3 results index, 4 results order, 5 pane log, 6 dead letters,
 --       then three per shard section: keys, ids, shard meta.
--- ARGV: 1 owner epoch, 2 pane log max length, 3 dead letters max length, 4 results max count,
---       5 tracker state ('' when unchanged), 6 ids max count per shard,
---       7 number of shard sections, then per section:
+-- ARGV: 1 owner epoch, 2 the commit's sequence number under that epoch, 3 pane log max length,
+--       4 dead letters max length, 5 results max count, 6 tracker state ('' when unchanged),
+--       7 ids max count per shard, 8 number of shard sections, then per section:
 --         n, n x (key, state); n, n x key removed; n, n x (expiry, id); watermark ('' unchanged)
 --       then panes: n, n x (field, index, start, retraction, key, timing, final, record)
 --       then session windows merged away: n, n x field
 --       then dead letters: n, n x (reason, record).
 -- Returns the pane log ids of the panes, in order.
 --
+-- The meta hash's 'commit' field names the last commit that landed ('<epoch>:<sequence>', set to
+-- '<epoch>:0' by open.lua) and 'commitPanes' its pane log ids: after a commit's reply was lost,
+-- resolve.lua reads them to learn whether it landed.
+--
 -- The shebang makes Redis (7+) refuse the script up front when it is out of memory, rather than
 -- at its first write: a script that fails half way is not rolled back.
 
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
+local epoch, sequence = ARGV[1], tonumber(ARGV[2])
+if redis.call('HGET', KEYS[1], 'epoch') ~= epoch then
   return redis.error_reply('FENCED another owner has taken this pipeline, or it was dropped')
 end
-if ARGV[5] ~= '' then
-  redis.call('HSET', KEYS[1], 'tracker', ARGV[5])
+-- Commits land in order or not at all: one given up by resolve.lua can never land later.
+if redis.call('HGET', KEYS[1], 'commit') ~= epoch .. ':' .. (sequence - 1) then
+  return redis.error_reply('FENCED the commit before this one did not land')
+end
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[1], 'tracker', ARGV[6])
 end
 
 -- Variadic commands in chunks: one call per chunk costs far less than one per item, and chunks
@@ -39,8 +48,8 @@ local function call_range(command, key, from, count)
   end
 end
 
-local a = 8
-for s = 0, tonumber(ARGV[7]) - 1 do
+local a = 9
+for s = 0, tonumber(ARGV[8]) - 1 do
   local keys, ids, meta = KEYS[7 + 3 * s], KEYS[8 + 3 * s], KEYS[9 + 3 * s]
   local n = tonumber(ARGV[a]); a = a + 1
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
@@ -51,7 +60,7 @@ for s = 0, tonumber(ARGV[7]) - 1 do
   call_range('ZADD', ids, a, 2 * n); a = a + 2 * n
   if n > 0 then
     -- Past the cap, the ids that would expire soonest go, as the shard forgets them in memory.
-    redis.call('ZREMRANGEBYRANK', ids, 0, -tonumber(ARGV[6]) - 1)
+    redis.call('ZREMRANGEBYRANK', ids, 0, -tonumber(ARGV[7]) - 1)
   end
   local watermark = ARGV[a]; a = a + 1
   if watermark ~= '' then
@@ -81,7 +90,7 @@ local winners = {}
 for i = 1, n do
   local field, index, start, retraction = ARGV[a], tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
   local record = ARGV[a + 7]
-  logged[i] = redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[2], '*',
+  logged[i] = redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[3], '*',
     'key', ARGV[a + 4], 'timing', ARGV[a + 5], 'final', ARGV[a + 6],
     'kind', retraction == '1' and 'retraction' or 'pane', 'record', record)
   if retraction ~= '1' and (stored[field] == nil or stored[field] <= index) then
@@ -105,7 +114,7 @@ call_range('HDEL', KEYS[2], a, n)
 call_range('HDEL', KEYS[3], a, n)
 call_range('ZREM', KEYS[4], a, n)
 a = a + n
-local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[4])
+local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[5])
 if over > 0 then
   -- Past the limit, the windows that start earliest are forgotten first.
   local gone = redis.call('ZPOPMIN', KEYS[4], over)
@@ -119,7 +128,8 @@ end
 
 n = tonumber(ARGV[a]); a = a + 1
 for _ = 1, n do
-  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[3], '*', 'reason', ARGV[a], 'record', ARGV[a + 1])
+  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[4], '*', 'reason', ARGV[a], 'record', ARGV[a + 1])
   a = a + 2
 end
+redis.call('HSET', KEYS[1], 'commit', epoch .. ':' .. sequence, 'commitPanes', table.concat(logged, ' '))
 return logged

@@ -10,6 +10,7 @@ if lineage and lineage ~= ARGV[1] then
   return {}
 end
 redis.call('HSETNX', KEYS[1], 'shards', ARGV[3])
--- Taking the epoch fences an earlier owner: its commits now fail their check.
-redis.call('HSET', KEYS[1], 'lineage', ARGV[1], 'epoch', ARGV[2])
+-- Taking the epoch fences an earlier owner: its commits now fail their check. The new owner's
+-- commits are numbered from 1 (commit.lua).
+redis.call('HSET', KEYS[1], 'lineage', ARGV[1], 'epoch', ARGV[2], 'commit', ARGV[2] .. ':0')
 return redis.call('HGETALL', KEYS[1])

@@ -130,9 +130,10 @@ class IngestController {
 
   /**
    * NDJSON is applied in batches as it streams in, so a large upload is never held whole: one batch
-   * is applied while at most the next is read. Past the size limit the stream is cut with a 413
-   * whose {@code applied} says what the batches before the cut did; the batch being applied then is
-   * finished first, so that the figure is exact.
+   * is applied while at most the next is read. Whatever ends the stream early (the size limit, the
+   * store failing) is answered with an {@code applied} that says what the batches before it did;
+   * past the size limit the batch being applied then is finished first, so that the figure is
+   * exact.
    */
   private Mono<IngestResult> ingestNdjson(
       PipelineRuntime runtime, Flux<DataBuffer> body, long limit) {
@@ -148,6 +149,7 @@ class IngestController {
             });
     AtomicLong batches = new AtomicLong();
     AtomicReference<IngestResult> applied = new AtomicReference<>(IngestResult.EMPTY);
+    AtomicLong appliedBatches = new AtomicLong();
     // Lines are cut as ISO-8859-1, which maps every byte to one char, so that each line's bytes
     // come back unchanged and are parsed as strict UTF-8: a malformed sequence makes its line an
     // invalid event instead of being silently replaced.
@@ -172,14 +174,18 @@ class IngestController {
                 return Mono.error(new MalformedJsonException("no line of the body is JSON"));
               }
               return Mono.fromFuture(() -> runtime.ingest(events, unreadable, i -> null))
-                  .doOnNext(result -> applied.accumulateAndGet(result, IngestResult::plus));
+                  .doOnNext(
+                      result -> {
+                        applied.accumulateAndGet(result, IngestResult::plus);
+                        appliedBatches.incrementAndGet();
+                      });
             },
             false,
             1)
         .then(Mono.fromSupplier(applied::get))
-        .doOnError(
-            PayloadTooLargeException.class,
-            e -> e.getBody().setProperty("applied", applied.get().toJson()));
+        .onErrorMap(
+            e -> appliedBatches.get() > 0 || e instanceof PayloadTooLargeException,
+            e -> new PartlyAppliedException(applied.get(), e));
   }
 
   @PostMapping(path = "/{name}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -4,6 +4,7 @@ import io.eventide.config.StateProperties;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
 import io.eventide.runtime.RedefinitionConflictException;
+import io.eventide.state.CommitUnresolvedException;
 import io.eventide.state.StateUnavailableException;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
@@ -12,6 +13,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.reactive.result.method.annotation.ResponseEntityExceptionHandler;
@@ -39,6 +41,60 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             "the state store is unavailable; nothing of this request was applied, retry later");
     problem.setTitle("State store unavailable");
     return retryLater(problem);
+  }
+
+  /**
+   * The request may have been applied in whole or not at all; the problem says so, and which resend
+   * is safe, instead of pretending either.
+   */
+  @ExceptionHandler(CommitUnresolvedException.class)
+  ResponseEntity<ProblemDetail> commitUnresolved(CommitUnresolvedException e) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            "the state store did not confirm in time whether this request was applied: it was"
+                + " applied in whole or not at all. Events with ids can be sent again safely;"
+                + " events without ids may then be counted twice");
+    problem.setTitle("Outcome unknown");
+    problem.setProperty("outcome", "unknown");
+    return retryLater(problem);
+  }
+
+  /**
+   * The answer the failure would have had, saying which part of the request was applied before it:
+   * the producer resends only what follows.
+   */
+  @ExceptionHandler(PartlyAppliedException.class)
+  ResponseEntity<ProblemDetail> partlyApplied(PartlyAppliedException e) {
+    Throwable cause = e.getCause();
+    ResponseEntity<ProblemDetail> answer;
+    String before = "the events counted in applied were applied before this; ";
+    if (cause instanceof CommitUnresolvedException unresolved) {
+      answer = commitUnresolved(unresolved);
+      answer
+          .getBody()
+          .setDetail(before + "of the batch after them, " + answer.getBody().getDetail());
+    } else if (cause instanceof StateUnavailableException unavailable) {
+      answer = stateUnavailable(unavailable);
+      answer
+          .getBody()
+          .setDetail(before + "then the state store became unavailable and nothing more was");
+    } else if (cause instanceof ErrorResponse response) {
+      answer =
+          ResponseEntity.status(response.getStatusCode())
+              .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+              .body(response.getBody());
+    } else {
+      ProblemDetail problem =
+          ProblemDetail.forStatusAndDetail(
+              HttpStatus.INTERNAL_SERVER_ERROR, before + "then the request failed");
+      answer =
+          ResponseEntity.internalServerError()
+              .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+              .body(problem);
+    }
+    answer.getBody().setProperty("applied", e.applied().toJson());
+    return answer;
   }
 
   /** Nothing of the request was applied: it can be sent again once fewer are in flight. */

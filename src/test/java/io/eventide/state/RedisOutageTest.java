@@ -3,17 +3,17 @@ package io.eventide.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.eventide.EventideApplication;
 import io.eventide.runtime.LiveApi;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
+import reactor.core.publisher.Sinks;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Redis goes away in the middle of ingestion and comes back: while it is away ingestion answers 503
@@ -21,14 +21,14 @@ import tools.jackson.databind.JsonNode;
  * answered 202 is lost, and the service recovers by itself.
  */
 class RedisOutageTest {
+  /** Counts.next() makes batches of ten events; NDJSON is applied in batches of that size. */
+  private static final int NDJSON_BATCH = 10;
 
   @Test
   void ingestionAnswers503WhileRedisIsAwayAndRecoversWhenItReturns() throws Exception {
-    try (StoppableRedis redis = StoppableRedis.start();
-        ConfigurableApplicationContext app =
-            new SpringApplicationBuilder(EventideApplication.class).run(arguments(redis))) {
-      LiveApi api =
-          LiveApi.on(app.getEnvironment().getProperty("local.server.port", Integer.class));
+    try (ServiceOnOwnRedis service = start()) {
+      StoppableRedis redis = service.redis;
+      LiveApi api = service.api;
       api.define("outage", TestRedis.RUNNING_COUNT);
       Counts counts = new Counts();
       for (int i = 0; i < 20; i++) {
@@ -64,16 +64,45 @@ class RedisOutageTest {
     }
   }
 
-  /** Its own Redis, and still a prefix of its own, as every Redis test has. */
-  private static String[] arguments(StoppableRedis redis) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--server.port=0",
-                "--spring.data.redis.timeout=2s",
-                "--eventide.runtime.shards=2"));
-    args.addAll(TestRedis.storeArguments(redis.url(), TestRedis.newKeyPrefix()));
-    return args.toArray(String[]::new);
+  @Test
+  void anNdjsonBodyCutShortByTheOutageSaysWhatItsEarlierBatchesApplied() throws Exception {
+    try (ServiceOnOwnRedis service = start()) {
+      StoppableRedis redis = service.redis;
+      LiveApi api = service.api;
+      api.define("outage", TestRedis.RUNNING_COUNT);
+      Sinks.Many<String> body = Sinks.many().unicast().onBackpressureBuffer();
+      CompletableFuture<LiveApi.Reply> reply =
+          CompletableFuture.supplyAsync(
+              () -> api.postEvents("outage", LiveApi.NDJSON, body.asFlux()));
+      Counts counts = new Counts();
+      body.tryEmitNext(ndjson(counts.next()));
+      // The first batch is committed before Redis goes away; the second is not.
+      await().atMost(Duration.ofSeconds(20)).until(() -> total(api) == NDJSON_BATCH);
+      redis.stop();
+      body.tryEmitNext(ndjson(counts.next()));
+      body.tryEmitComplete();
+
+      LiveApi.Reply cut = reply.get();
+      cut.expectProblem(503);
+      assertThat(cut.body().at("/applied/accepted").asLong()).isEqualTo(NDJSON_BATCH);
+      assertThat(cut.body().get("detail").asString()).contains("counted in applied");
+    }
+  }
+
+  /** The JSON array of a batch as NDJSON lines. */
+  private static String ndjson(String array) {
+    StringBuilder lines = new StringBuilder();
+    for (JsonNode event : JsonMapper.shared().readTree(array)) {
+      lines.append(event).append('\n');
+    }
+    return lines.toString();
+  }
+
+  private static ServiceOnOwnRedis start() throws Exception {
+    return ServiceOnOwnRedis.start(
+        "--spring.data.redis.timeout=2s",
+        "--eventide.runtime.shards=2",
+        "--eventide.ingest.ndjson-batch-events=" + NDJSON_BATCH);
   }
 
   private static int readiness(LiveApi api) {

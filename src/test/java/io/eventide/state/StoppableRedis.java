@@ -6,10 +6,13 @@ import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.testcontainers.DockerClientFactory;
@@ -65,6 +68,53 @@ public final class StoppableRedis implements AutoCloseable {
     }
     process.destroyForcibly();
     process.waitFor(10, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Freezes Redis as a stalled host would: its connections stay open and take commands, but it
+   * answers nothing until {@link #thaw()} (SIGSTOP, or pausing the container).
+   */
+  public void freeze() throws Exception {
+    if (container != null) {
+      container.getDockerClient().pauseContainerCmd(container.getContainerId()).exec();
+    } else {
+      signal("-STOP");
+    }
+  }
+
+  /** Lets a frozen Redis go on; it then runs the commands that arrived meanwhile, in order. */
+  public void thaw() throws Exception {
+    if (container != null) {
+      container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
+    } else {
+      signal("-CONT");
+    }
+  }
+
+  /** Runs a command on this Redis with redis-cli (or in the container) and returns its output. */
+  public String cli(String... command) throws Exception {
+    List<String> line = new ArrayList<>();
+    if (container != null) {
+      line.addAll(List.of("redis-cli"));
+      line.addAll(List.of(command));
+      return container.execInContainer(line.toArray(String[]::new)).getStdout().trim();
+    }
+    line.addAll(List.of("redis-cli", "-p", Integer.toString(port)));
+    line.addAll(List.of(command));
+    Process cli = new ProcessBuilder(line).redirectErrorStream(true).start();
+    String out = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    cli.waitFor(10, TimeUnit.SECONDS);
+    return out;
+  }
+
+  private void signal(String signal) throws Exception {
+    Process kill =
+        new ProcessBuilder("kill", signal, Long.toString(process.pid()))
+            .redirectErrorStream(true)
+            .start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IllegalStateException("kill " + signal + " failed for redis-server");
+    }
   }
 
   /** Brings Redis back on the same address with the data it had. */

@@ -56,7 +56,12 @@ public final class TestRedis {
 
   /** The state settings of a Redis store built by hand under {@code prefix}. */
   public static StateProperties stateProperties(String prefix) {
-    return new StateProperties(StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1));
+    return new StateProperties(
+        StateProperties.Store.REDIS,
+        prefix,
+        1000,
+        Duration.ofSeconds(1),
+        new StateProperties.Redis(Duration.ofSeconds(15), 0, Duration.ofSeconds(1)));
   }
 
   public static synchronized String url() {

@@ -19,6 +19,7 @@ import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -26,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.Limit;
@@ -39,6 +42,7 @@ import org.springframework.data.redis.serializer.RedisSerializationContext;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,6 +51,8 @@ import tools.jackson.databind.json.JsonMapper;
  * the batch's size; reads and start-up use plain commands. Key names are in {@link RedisKeys}.
  */
 public class RedisStateStore implements StateStore, OutputStore {
+  private static final Logger log = LoggerFactory.getLogger(RedisStateStore.class);
+
   /** How long a start-up read may take before the store counts as unavailable. */
   private static final int STATE_PAGE = 1000;
 
@@ -62,6 +68,10 @@ public class RedisStateStore implements StateStore, OutputStore {
 
   private static final RedisScript<Long> RELEASE =
       RedisScript.of(new ClassPathResource("redis/release.lua"), Long.class);
+
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> RESOLVE =
+      RedisScript.of(new ClassPathResource("redis/resolve.lua"), List.class);
 
   private final ReactiveRedisTemplate<String, byte[]> bytes;
   private final ReactiveStringRedisTemplate strings;
@@ -281,6 +291,9 @@ public class RedisStateStore implements StateStore, OutputStore {
     private final List<ShardSnapshot> shards;
     private final String tracker;
 
+    /** The sequence number of the last commit issued; commits are issued one after another. */
+    private long sequence;
+
     RedisPipelineState(String pipeline, String epoch, List<ShardSnapshot> shards, String tracker) {
       this.pipeline = pipeline;
       this.epochText = epoch;
@@ -323,8 +336,9 @@ public class RedisStateStore implements StateStore, OutputStore {
       scriptKeys.add(keys.resultsOrder(pipeline));
       scriptKeys.add(keys.paneLog(pipeline));
       scriptKeys.add(keys.deadLetters(pipeline));
+      long number = ++sequence;
       int size =
-          9
+          10
               + 8 * commit.panes().size()
               + commit.mergedAway().size()
               + 2 * commit.deadLetters().size();
@@ -333,6 +347,7 @@ public class RedisStateStore implements StateStore, OutputStore {
       }
       List<byte[]> args = new ArrayList<>(size);
       args.add(epoch);
+      args.add(number(number));
       args.add(number(state.paneLogMaxLength()));
       args.add(number(outputs.deadLettersPerPipeline()));
       args.add(number(outputs.resultsPerPipeline()));
@@ -386,10 +401,66 @@ public class RedisStateStore implements StateStore, OutputStore {
           .execute(COMMIT, scriptKeys, args)
           .collectList()
           .map(RedisStateStore::flatten)
-          .onErrorMap(RedisStateStore::unavailable)
+          .onErrorResume(
+              error ->
+                  CommitFailure.neverRan(error)
+                      ? Mono.error(unavailable(error))
+                      : resolve(number, commit.panes().size(), error))
           .toFuture();
     }
+
+    /**
+     * Asks Redis, until it answers or the resolve timeout passes, whether a commit whose reply was
+     * lost landed. The answer is final: a commit found not to have landed is given up, so that a
+     * copy still on its way cannot land after the producer was told it did not.
+     */
+    @SuppressWarnings("unchecked")
+    private Mono<List<String>> resolve(long number, int panes, Throwable lost) {
+      Duration timeout = state.redis().commitResolveTimeout();
+      return Mono.defer(
+              () ->
+                  strings
+                      .execute(
+                          RESOLVE,
+                          List.of(keys.meta(pipeline)),
+                          List.of(epochText, Long.toString(number)))
+                      .collectList())
+          .retryWhen(
+              Retry.backoff(Long.MAX_VALUE, RESOLVE_BACKOFF)
+                  .maxBackoff(RESOLVE_BACKOFF.multipliedBy(10))
+                  .filter(e -> !CommitFailure.isErrorReply(e)))
+          .timeout(timeout)
+          .onErrorMap(e -> CommitFailure.unresolved(pipeline, number, lost))
+          .doOnNext(
+              reply ->
+                  log.warn(
+                      "the reply to commit {} of pipeline {} was lost ({}); Redis says: {}",
+                      number,
+                      pipeline,
+                      lost.toString(),
+                      flatten(reply).get(0)))
+          .flatMap(
+              reply -> {
+                List<String> fields = flatten(reply);
+                return switch (fields.get(0)) {
+                  case "landed" -> Mono.just(CommitFailure.paneIds(fields, panes, pipeline, lost));
+                  case "abandoned" ->
+                      Mono.error(
+                          new StateUnavailableException(
+                              "Redis did not apply commit "
+                                  + number
+                                  + " of pipeline '"
+                                  + pipeline
+                                  + "': "
+                                  + lost.getMessage(),
+                              lost));
+                  default -> Mono.error(CommitFailure.unresolved(pipeline, number, lost));
+                };
+              });
+    }
   }
+
+  private static final Duration RESOLVE_BACKOFF = Duration.ofMillis(50);
 
   private static final byte[] ONE = {'1'};
   private static final byte[] ZERO = {'0'};
