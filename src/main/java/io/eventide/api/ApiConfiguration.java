@@ -1,5 +1,6 @@
 package io.eventide.api;
 
+import io.eventide.config.SimulationProperties;
 import io.eventide.simulation.SimulationLimits;
 import io.eventide.simulation.SimulationRequestParser;
 import io.eventide.simulation.Simulator;
@@ -20,8 +21,9 @@ import reactor.core.scheduler.Schedulers;
 class ApiConfiguration {
 
   @Bean
-  SimulationLimits simulationLimits() {
-    return SimulationLimits.DEFAULT;
+  SimulationLimits simulationLimits(SimulationProperties p) {
+    return new SimulationLimits(
+        p.maxSteps(), p.maxEvents(), p.maxOutputs(), p.maxOutputBytes().toBytes(), p.maxDuration());
   }
 
   @Bean

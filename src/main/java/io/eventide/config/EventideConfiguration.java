@@ -10,7 +10,8 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties({
   RuntimeProperties.class,
   IngestProperties.class,
-  OutputProperties.class
+  OutputProperties.class,
+  SimulationProperties.class
 })
 public class EventideConfiguration {
 

@@ -42,7 +42,8 @@ public final class ShardCore {
   private final long idRetention;
   private final Set<String> batchIds = new HashSet<>();
   private final ElementBatch batch = new ElementBatch(256);
-  private final List<Pane> emitted = new ArrayList<>();
+  private final RenderBudget renderBudget;
+  private final List<RenderedPane> emitted = new ArrayList<>();
   private final List<DeadLetter> letters = new ArrayList<>();
   private final List<KeyedWindow> mergedAway = new ArrayList<>();
   private final Changes changes = new Changes();
@@ -57,6 +58,7 @@ public final class ShardCore {
   /**
    * @param durable whether the state store keeps state, so that steps must report what changed
    * @param restored the shard's state as the store had it
+   * @param renderBudget charged for every pane as it is rendered
    */
   public ShardCore(
       int index,
@@ -64,8 +66,10 @@ public final class ShardCore {
       ProcessingClock clock,
       boolean durable,
       ShardSnapshot restored,
-      IngestBounds bounds) {
+      IngestBounds bounds,
+      RenderBudget renderBudget) {
     this.index = index;
+    this.renderBudget = renderBudget;
     this.ids = new IdTracker(bounds.maxIdsPerShard());
     this.idRetention = bounds.idRetention();
     this.pipeline = definition.name();
@@ -202,10 +206,7 @@ public final class ShardCore {
 
   /** Hands over what the step produced and, when durable, what it changed. */
   private ShardStep step(IngestResult outcome) {
-    List<RenderedPane> panes = new ArrayList<>(emitted.size());
-    for (Pane pane : emitted) {
-      panes.add(new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString()));
-    }
+    List<RenderedPane> panes = emitted.isEmpty() ? List.of() : List.copyOf(emitted);
     List<DeadLetter> dropped = letters.isEmpty() ? List.of() : List.copyOf(letters);
     List<KeyedWindow> merged = mergedAway.isEmpty() ? List.of() : List.copyOf(mergedAway);
     emitted.clear();
@@ -259,7 +260,9 @@ public final class ShardCore {
   private final class Output implements PaneOutput {
     @Override
     public void pane(Pane pane) {
-      emitted.add(pane);
+      String json = PaneRecords.toJson(pipeline, pane).toString();
+      renderBudget.charge(json.length());
+      emitted.add(new RenderedPane(pane, json));
     }
 
     @Override

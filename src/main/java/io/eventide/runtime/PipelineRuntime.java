@@ -5,6 +5,7 @@ import io.eventide.core.IncomingEvent;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.PipelineCore;
+import io.eventide.core.RenderBudget;
 import io.eventide.core.ShardCore;
 import io.eventide.core.ShardOps;
 import io.eventide.core.ShardStep;
@@ -72,7 +73,10 @@ public final class PipelineRuntime {
     long watermark = Time.MAX;
     for (int i = 0; i < shards.length; i++) {
       shards[i] =
-          new Shard(new ShardCore(i, definition, clock, durable, state.shard(i), bounds), pool);
+          new Shard(
+              new ShardCore(
+                  i, definition, clock, durable, state.shard(i), bounds, RenderBudget.UNBOUNDED),
+              pool);
       watermark = Math.min(watermark, shards[i].restoredWatermark());
     }
     this.core =

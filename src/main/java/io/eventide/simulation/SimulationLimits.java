@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * Bounds on one {@code /simulate} request, which runs in memory inside a single HTTP call: by what
  * it is given, and by what it produces and how long it runs, since a small script (an aggregate
- * that collects every element, firing on each) can render far more than it was sent.
+ * that collects every element, firing on each) can render far more than it was sent. Set by {@code
+ * eventide.simulation.*}.
  *
  * @param maxSteps the most steps a request may have
  * @param maxEvents the most events over all its steps
@@ -14,7 +15,4 @@ import java.time.Duration;
  * @param maxDuration the longest it may run
  */
 public record SimulationLimits(
-    int maxSteps, int maxEvents, int maxOutputs, long maxOutputBytes, Duration maxDuration) {
-  public static final SimulationLimits DEFAULT =
-      new SimulationLimits(10_000, 100_000, 100_000, 64L << 20, Duration.ofSeconds(10));
-}
+    int maxSteps, int maxEvents, int maxOutputs, long maxOutputBytes, Duration maxDuration) {}

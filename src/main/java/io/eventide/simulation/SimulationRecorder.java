@@ -4,10 +4,7 @@ import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardStep;
-import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PaneRecords;
-import io.eventide.pipeline.Violation;
-import io.eventide.pipeline.Violations;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -18,16 +15,14 @@ final class SimulationRecorder {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
   private final String pipeline;
-  private final int maxRecords;
   private final SimulationBudget budget;
   private final List<ObjectNode> outputs = new ArrayList<>();
   private final List<ObjectNode> dropped = new ArrayList<>();
   private IngestResult counts = IngestResult.EMPTY;
   private int step;
 
-  SimulationRecorder(String pipeline, int maxRecords, SimulationBudget budget) {
+  SimulationRecorder(String pipeline, SimulationBudget budget) {
     this.pipeline = pipeline;
-    this.maxRecords = maxRecords;
     this.budget = budget;
   }
 
@@ -43,11 +38,11 @@ final class SimulationRecorder {
   /** The panes and drops of the shard's steps, in the order the shard took them. */
   void record(List<ShardStep> steps) {
     for (ShardStep s : steps) {
+      // The shard charged the budget for its panes as it rendered them.
       for (RenderedPane p : s.panes()) {
-        budget.spend(step, p.json().length());
         ObjectNode record = JSON.objectNode().put("step", step);
         record.setAll(PaneRecords.toJson(pipeline, p.pane()));
-        append(outputs, record, "panes");
+        outputs.add(record);
       }
       s.deadLetters().forEach(this::dropped);
     }
@@ -61,23 +56,8 @@ final class SimulationRecorder {
   private void dropped(DeadLetter letter) {
     ObjectNode record = JSON.objectNode().put("step", step);
     record.setAll(letter.toJson());
-    budget.spend(step, record.toString().length());
-    append(dropped, record, "dropped records");
-  }
-
-  private void append(List<ObjectNode> records, ObjectNode record, String what) {
-    if (records.size() == maxRecords) {
-      throw new InvalidInputException(
-          List.of(
-              new Violation(
-                  Violations.child("/steps", step),
-                  "the simulation would produce more than "
-                      + maxRecords
-                      + " "
-                      + what
-                      + " by this step; split it into smaller simulations")));
-    }
-    records.add(record);
+    budget.dropped(step, record.toString().length());
+    dropped.add(record);
   }
 
   List<ObjectNode> outputs() {

@@ -25,6 +25,9 @@ final class SimulationRun {
   private final DirectShards shards;
   private final SimulationRecorder recorder;
 
+  /** The step being run, which the budget names when it is spent. */
+  private int step;
+
   SimulationRun(
       PipelineDefinition pipeline,
       long processingTimeStart,
@@ -33,10 +36,17 @@ final class SimulationRun {
       SimulationBudget budget) {
     this.pipeline = pipeline;
     this.clock = new ManualClock(processingTimeStart);
-    this.recorder = new SimulationRecorder(pipeline.name(), limits.maxOutputs(), budget);
+    this.recorder = new SimulationRecorder(pipeline.name(), budget);
     this.shards =
         new DirectShards(
-            new ShardCore(0, pipeline, clock, false, ShardSnapshot.EMPTY, IngestBounds.DEFAULT));
+            new ShardCore(
+                0,
+                pipeline,
+                clock,
+                false,
+                ShardSnapshot.EMPTY,
+                IngestBounds.DEFAULT,
+                chars -> budget.pane(step, chars)));
     this.core =
         new PipelineCore(
             pipeline,
@@ -49,6 +59,7 @@ final class SimulationRun {
   }
 
   void step(int index, SimulationStep step) {
+    this.step = index;
     recorder.startStep(index);
     if (step instanceof SimulationStep.Events events) {
       events(events.events());

@@ -23,12 +23,14 @@ final class CoreTester {
   private final List<RenderedPane> panes = new ArrayList<>();
   private final List<DeadLetter> letters = new ArrayList<>();
 
-  private CoreTester(PipelineDefinition definition, int shardCount, long start) {
+  private CoreTester(
+      PipelineDefinition definition, int shardCount, long start, RenderBudget renderBudget) {
     this.clock = new ManualClock(start);
     ShardCore[] cores = new ShardCore[shardCount];
     for (int i = 0; i < shardCount; i++) {
       cores[i] =
-          new ShardCore(i, definition, clock, false, ShardSnapshot.EMPTY, IngestBounds.DEFAULT);
+          new ShardCore(
+              i, definition, clock, false, ShardSnapshot.EMPTY, IngestBounds.DEFAULT, renderBudget);
     }
     this.shards = new DirectShards(cores);
     this.core =
@@ -47,10 +49,16 @@ final class CoreTester {
    * start}.
    */
   static CoreTester of(String json, int shards, long start) {
+    return of(json, shards, start, RenderBudget.UNBOUNDED);
+  }
+
+  /** The same, with its shards charging {@code renderBudget} for every pane they render. */
+  static CoreTester of(String json, int shards, long start, RenderBudget renderBudget) {
     return new CoreTester(
         PipelineParser.parseNamed(JsonMapper.shared().readTree(json), "p", KafkaNamespace.DEFAULT),
         shards,
-        start);
+        start,
+        renderBudget);
   }
 
   /** One batch, as one request would carry it; returns its counts. */

@@ -3,8 +3,10 @@ package io.eventide.core;
 import static io.eventide.core.CoreTester.event;
 import static io.eventide.core.CoreTester.fromSource;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventide.engine.DropReason;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -123,5 +125,32 @@ class PipelineCoreTest {
     p.beatAt(2 * 3_600_000);
     assertThat(p.sources()).containsExactly("b");
     assertThat(p.watermark()).isEqualTo(2 * 3_600_000);
+  }
+
+  @Test
+  void aRenderBudgetStopsAStepAtThePaneThatSpendsIt() {
+    List<Integer> charged = new ArrayList<>();
+    CoreTester p =
+        CoreTester.of(
+            """
+            {"window": {"type": "fixed", "size": "1m"},
+             "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
+             "aggregate": {"type": "sum"}}
+            """,
+            1,
+            0,
+            chars -> {
+              charged.add(chars);
+              if (charged.size() == 3) {
+                throw new IllegalStateException("spent");
+              }
+            });
+    String[] events = new String[1000];
+    for (int k = 0; k < events.length; k++) {
+      events[k] = event("k" + k, 1, 1);
+    }
+    // One batch fires a pane for each of its 1000 keys; rendering stops at the third.
+    assertThatThrownBy(() -> p.post(events)).hasMessage("spent");
+    assertThat(charged).hasSize(3).allMatch(chars -> chars > 0);
   }
 }

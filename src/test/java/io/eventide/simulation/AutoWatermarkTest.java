@@ -2,6 +2,7 @@ package io.eventide.simulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -9,7 +10,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** {@code "autoWatermark": true}: the live source rules, applied on the simulated clock. */
 class AutoWatermarkTest {
-  private static final SimulationLimits LIMITS = SimulationLimits.DEFAULT;
+  private static final SimulationLimits LIMITS =
+      new SimulationLimits(10_000, 100_000, 100_000, 64L << 20, Duration.ofSeconds(10));
 
   private static JsonNode run(String watermarkPolicy, String steps) {
     String body =
