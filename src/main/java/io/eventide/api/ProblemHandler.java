@@ -6,6 +6,7 @@ import io.eventide.pipeline.Violation;
 import io.eventide.runtime.RedefinitionConflictException;
 import io.eventide.state.CommitUnresolvedException;
 import io.eventide.state.StateUnavailableException;
+import io.eventide.state.UnreplicatedCommitException;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -69,6 +70,27 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     Throwable cause = e.getCause();
     ResponseEntity<ProblemDetail> answer;
     String before = "the events counted in applied were applied before this; ";
+    if (cause instanceof UnreplicatedCommitException unreplicated) {
+      answer = unreplicated(unreplicated);
+      answer
+          .getBody()
+          .setDetail(
+              "the events counted in applied were applied, but only "
+                  + unreplicated.confirmed()
+                  + " of the "
+                  + unreplicated.required()
+                  + " Redis replicas required confirmed the last of their batches in time;"
+                  + " nothing after it was applied");
+      answer
+          .getBody()
+          .setProperty(
+              "applied",
+              (unreplicated.applied() == null
+                      ? e.applied()
+                      : e.applied().plus(unreplicated.applied()))
+                  .toJson());
+      return answer;
+    }
     if (cause instanceof CommitUnresolvedException unresolved) {
       answer = commitUnresolved(unresolved);
       answer
@@ -95,6 +117,30 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
     answer.getBody().setProperty("applied", e.applied().toJson());
     return answer;
+  }
+
+  /**
+   * Applied, but not on as many replicas as required: nothing to send again unless events carry
+   * ids, and the problem says what was applied.
+   */
+  @ExceptionHandler(UnreplicatedCommitException.class)
+  ResponseEntity<ProblemDetail> unreplicated(UnreplicatedCommitException e) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            "this request was applied, but only "
+                + e.confirmed()
+                + " of the "
+                + e.required()
+                + " Redis replicas required confirmed it in time, so a failover now could lose"
+                + " it. Events with ids can be sent again safely; events without ids would be"
+                + " counted twice");
+    problem.setTitle("Applied, not replicated");
+    problem.setProperty("outcome", "applied");
+    if (e.applied() != null) {
+      problem.setProperty("applied", e.applied().toJson());
+    }
+    return retryLater(problem);
   }
 
   /** Nothing of the request was applied: it can be sent again once fewer are in flight. */

@@ -35,8 +35,14 @@ public record StateProperties(
    * @param commitResolveTimeout how long, after a commit failed without Redis answering (a timeout,
    *     a dropped connection), the store keeps asking Redis whether the commit landed before it
    *     answers that the outcome is unknown
+   * @param waitReplicas replicas that must have each commit (Redis {@code WAIT}) before it is
+   *     acknowledged; 0 acknowledges what the primary has
+   * @param waitTimeout how long a commit waits for those replicas; below the command timeout
    */
-  public record Redis(@DefaultValue("15s") @NotNull Duration commitResolveTimeout) {}
+  public record Redis(
+      @DefaultValue("15s") @NotNull Duration commitResolveTimeout,
+      @DefaultValue("0") @Min(0) int waitReplicas,
+      @DefaultValue("1s") @NotNull Duration waitTimeout) {}
 
   /** The kinds of state store. */
   public enum Store {

@@ -11,6 +11,7 @@ import io.eventide.sink.PublishedPane;
 import io.eventide.state.Commit;
 import io.eventide.state.PipelineState;
 import io.eventide.state.StateUnavailableException;
+import io.eventide.state.UnreplicatedCommitException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -151,7 +152,13 @@ final class Committer {
         .commit(commit)
         .whenComplete(
             (ids, error) -> {
-              if (error != null) {
+              if (error != null
+                  && unwrap(error) instanceof UnreplicatedCommitException unreplicated) {
+                // The commit stands in Redis: the engines are not ahead of it.
+                observer.committed(pipeline, System.nanoTime() - started);
+                publish(rendered, unreplicated.paneIds(), letters);
+                done.completeExceptionally(unreplicated);
+              } else if (error != null) {
                 failure = unwrap(error);
                 observer.commitFailed(pipeline);
                 done.completeExceptionally(failure);

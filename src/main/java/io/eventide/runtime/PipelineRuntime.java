@@ -18,10 +18,12 @@ import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.state.PipelineState;
+import io.eventide.state.UnreplicatedCommitException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
 import tools.jackson.databind.JsonNode;
@@ -168,14 +170,21 @@ public final class PipelineRuntime {
       committed = committer.submit(steps, core.trackerChange(), rejected);
     }
     IngestResult unread = new IngestResult(0, 0, 0, 0, 0, 0, unreadable.size());
-    return committed.thenApply(
-        v -> {
+    return committed.handle(
+        (v, error) -> {
+          Throwable cause = error instanceof CompletionException c ? c.getCause() : error;
+          if (cause != null && !(cause instanceof UnreplicatedCommitException)) {
+            throw error instanceof CompletionException c ? c : new CompletionException(error);
+          }
           IngestResult sum = unread;
           for (CompletableFuture<ShardStep> p : steps) {
             sum = sum.plus(p.join().outcome());
           }
           IngestResult result = batch.result(sum);
           observer.batchApplied(core.definition().name(), result, System.nanoTime() - started);
+          if (cause instanceof UnreplicatedCommitException unreplicated) {
+            throw new CompletionException(unreplicated.withApplied(result));
+          }
           return result;
         });
   }

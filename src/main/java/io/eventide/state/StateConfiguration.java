@@ -46,7 +46,7 @@ public class StateConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnProperty(name = STORE, havingValue = "redis")
   static class Redis {
-    @Bean
+    @Bean(destroyMethod = "close")
     RedisStateStore stateStore(
         ReactiveRedisConnectionFactory factory,
         OutputProperties outputs,

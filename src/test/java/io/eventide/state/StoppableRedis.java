@@ -29,16 +29,35 @@ public final class StoppableRedis implements AutoCloseable {
   private final GenericContainer<?> container;
   private Process process;
 
-  private StoppableRedis(int port, Path dir, GenericContainer<?> container) {
+  private final List<String> settings;
+
+  private StoppableRedis(int port, Path dir, GenericContainer<?> container, List<String> settings) {
     this.port = port;
     this.dir = dir;
     this.container = container;
+    this.settings = settings;
   }
 
   public static StoppableRedis start() throws Exception {
+    return start(List.of());
+  }
+
+  /**
+   * A replica of {@code primary}, a redis-server child process (replication tests need the binary:
+   * two paused containers would not reach each other by address).
+   */
+  public static StoppableRedis replicaOf(StoppableRedis primary) throws Exception {
+    if (primary.container != null || !onPath("redis-server")) {
+      throw new IllegalStateException("A Redis replica for tests needs redis-server on the PATH.");
+    }
+    return start(List.of("--replicaof", "127.0.0.1", Integer.toString(primary.port)));
+  }
+
+  private static StoppableRedis start(List<String> settings) throws Exception {
     if (onPath("redis-server")) {
       StoppableRedis redis =
-          new StoppableRedis(freePort(), Files.createTempDirectory("eventide-redis"), null);
+          new StoppableRedis(
+              freePort(), Files.createTempDirectory("eventide-redis"), null, settings);
       try {
         redis.resume();
       } catch (Exception e) {
@@ -50,7 +69,7 @@ public final class StoppableRedis implements AutoCloseable {
     if (DockerClientFactory.instance().isDockerAvailable()) {
       GenericContainer<?> c = new GenericContainer<>("redis:7.4-alpine").withExposedPorts(6379);
       c.start();
-      return new StoppableRedis(c.getMappedPort(6379), null, c);
+      return new StoppableRedis(c.getMappedPort(6379), null, c, List.of());
     }
     throw new IllegalStateException(
         "The outage tests need redis-server on the PATH or a Docker engine; neither is here.");
@@ -123,21 +142,24 @@ public final class StoppableRedis implements AutoCloseable {
       container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
       return;
     }
+    List<String> command = new ArrayList<>(List.of("redis-server"));
+    command.addAll(
+        List.of(
+            "--port",
+            Integer.toString(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "always",
+            "--dir",
+            dir.toString()));
+    command.addAll(settings);
     process =
-        new ProcessBuilder(
-                "redis-server",
-                "--port",
-                Integer.toString(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "yes",
-                "--appendfsync",
-                "always",
-                "--dir",
-                dir.toString())
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("redis.log").toFile())
             .start();

@@ -61,7 +61,7 @@ public final class TestRedis {
         prefix,
         1000,
         Duration.ofSeconds(1),
-        new StateProperties.Redis(Duration.ofSeconds(15)));
+        new StateProperties.Redis(Duration.ofSeconds(15), 0, Duration.ofSeconds(1)));
   }
 
   public static synchronized String url() {

@@ -32,6 +32,11 @@ final class RedisKeys {
     return base(pipeline) + "meta";
   }
 
+  /** String: a counter written before each wait for replicas ({@link ReplicaWait}). */
+  String replicationProbe(String pipeline) {
+    return base(pipeline) + "replicated";
+  }
+
   String results(String pipeline) {
     return base(pipeline) + "results";
   }

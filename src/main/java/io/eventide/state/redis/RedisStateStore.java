@@ -17,6 +17,7 @@ import io.eventide.state.PipelineState;
 import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
+import io.eventide.state.UnreplicatedCommitException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.core.ReactiveRedisTemplate;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
@@ -81,6 +83,9 @@ public class RedisStateStore implements StateStore, OutputStore {
   private final int maxIdsPerShard;
   private final SecureRandom random = new SecureRandom();
 
+  /** Null unless commits must reach replicas before they are acknowledged. */
+  private final ReplicaWait replicaWait;
+
   public RedisStateStore(
       ReactiveRedisConnectionFactory factory,
       OutputProperties outputs,
@@ -100,6 +105,32 @@ public class RedisStateStore implements StateStore, OutputStore {
     this.outputs = outputs;
     this.state = state;
     this.maxIdsPerShard = bounds.maxIdsPerShard();
+    this.replicaWait = replicaWait(factory, state.redis());
+  }
+
+  private static ReplicaWait replicaWait(
+      ReactiveRedisConnectionFactory factory, StateProperties.Redis redis) {
+    if (redis.waitReplicas() == 0) {
+      return null;
+    }
+    LettuceConnectionFactory lettuce = (LettuceConnectionFactory) factory;
+    if (redis.waitTimeout().toMillis() >= lettuce.getTimeout()) {
+      throw new IllegalStateException(
+          "eventide.state.redis.wait-timeout ("
+              + redis.waitTimeout()
+              + ") must be shorter than spring.data.redis.timeout ("
+              + lettuce.getTimeout()
+              + " ms), or every wait for replicas would time out as a command");
+    }
+    return new ReplicaWait(
+        lettuce.getRequiredNativeClient(), redis.waitReplicas(), redis.waitTimeout());
+  }
+
+  /** Closes the connection that waits for replicas, if there is one. */
+  public void close() {
+    if (replicaWait != null) {
+      replicaWait.close();
+    }
   }
 
   @Override
@@ -406,7 +437,28 @@ public class RedisStateStore implements StateStore, OutputStore {
                   CommitFailure.neverRan(error)
                       ? Mono.error(unavailable(error))
                       : resolve(number, commit.panes().size(), error))
+          .flatMap(this::replicated)
           .toFuture();
+    }
+
+    /**
+     * The commit's pane ids once enough replicas have it, or {@link UnreplicatedCommitException}
+     * when they did not confirm it in time (a failed wait confirms nothing).
+     */
+    private Mono<List<String>> replicated(List<String> paneIds) {
+      if (replicaWait == null) {
+        return Mono.just(paneIds);
+      }
+      return replicaWait
+          .acknowledged(keys.replicationProbe(pipeline))
+          .onErrorReturn(0L)
+          .flatMap(
+              confirmed ->
+                  confirmed >= replicaWait.required()
+                      ? Mono.just(paneIds)
+                      : Mono.error(
+                          new UnreplicatedCommitException(
+                              paneIds, confirmed, replicaWait.required())));
     }
 
     /**
