@@ -11,10 +11,10 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The service on a Redis of its own, which the test may take away, freeze or bring back, and still
  * under a key prefix of its own, as every Redis test has.
  */
-final class ServiceOnOwnRedis implements AutoCloseable {
-  final StoppableRedis redis;
-  final ConfigurableApplicationContext app;
-  final LiveApi api;
+public final class ServiceOnOwnRedis implements AutoCloseable {
+  public final StoppableRedis redis;
+  public final ConfigurableApplicationContext app;
+  public final LiveApi api;
 
   private ServiceOnOwnRedis(StoppableRedis redis, ConfigurableApplicationContext app) {
     this.redis = redis;
@@ -23,7 +23,7 @@ final class ServiceOnOwnRedis implements AutoCloseable {
   }
 
   /** Starts Redis and the service with {@code settings} ({@code --name=value}) on top. */
-  static ServiceOnOwnRedis start(String... settings) throws Exception {
+  public static ServiceOnOwnRedis start(String... settings) throws Exception {
     StoppableRedis redis = StoppableRedis.start();
     try {
       List<String> args = new ArrayList<>(List.of("--server.port=0"));
