@@ -256,4 +256,46 @@ class StreamApiTest {
     assertThat(api.get("/pipelines/wm-full/watermark").get("input").asString())
         .isEqualTo("2026-01-01T10:00:00.000Z");
   }
+
+  @Test
+  void theAnswersHaveTheFieldsTheirSchemasName() {
+    LiveApi api = api();
+    api.define("doc-a", MINUTE_COUNTS.formatted("doc"));
+    JsonNode schemas = api.get("/v3/api-docs").at("/components/schemas");
+    JsonNode events =
+        postStream(api, "doc", MediaType.APPLICATION_JSON, array(click("k", "10:00:00", 1, "d")))
+            .expect(202)
+            .body();
+    assertThat(events.propertyNames())
+        .containsExactlyInAnyOrderElementsOf(names(schemas.at("/StreamIngestResult/properties")));
+    assertThat(names(events.at("/pipelines/doc-a")))
+        .containsAll(names(schemas.at("/IngestResult/required")));
+    JsonNode watermark =
+        api.send(
+                HttpMethod.POST,
+                "/streams/doc/watermark",
+                MediaType.APPLICATION_JSON,
+                "{\"watermark\": 0}")
+            .expect(200)
+            .body();
+    assertThat(watermark.propertyNames())
+        .containsExactlyInAnyOrderElementsOf(
+            names(schemas.at("/StreamWatermarkResult/properties")));
+    assertThat(names(watermark.at("/pipelines/doc-a")))
+        .containsAll(names(schemas.at("/WatermarkPostResult/required")));
+    assertThat(api.get("/pipelines/doc-a").get("stream").asString()).isEqualTo("doc");
+    assertThat(schemas.at("/Pipeline/properties/stream").isMissingNode()).isFalse();
+    assertThat(schemas.at("/PipelineDefinition/properties/stream").isMissingNode()).isFalse();
+  }
+
+  /** The property names of an object, or the strings of an array. */
+  private static List<String> names(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    if (node.isArray()) {
+      node.forEach(n -> names.add(n.asString()));
+    } else {
+      names.addAll(node.propertyNames());
+    }
+    return names;
+  }
 }
