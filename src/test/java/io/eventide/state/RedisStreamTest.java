@@ -4,6 +4,7 @@ import static io.eventide.runtime.LiveApi.array;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.runtime.LiveApi;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -82,6 +83,47 @@ class RedisStreamTest {
       JsonNode after =
           post(api, "/streams/clicks/events", array(click("x", "10:30:00", "c4")), 202);
       assertThat(after.get("pipelines").propertyNames()).containsExactly("per-minute");
+    }
+  }
+
+  @Test
+  void aReaderWhoseCommitFailsIsReportedAndARetryAppliesEachEventOnce() {
+    try (ConfigurableApplicationContext app = RedisEventide.start(prefix)) {
+      LiveApi api = RedisEventide.api(app);
+      for (String name : List.of("steady", "fenced")) {
+        api.define(
+            name,
+            """
+            {"window": {"type": "fixed", "size": "1h"},
+             "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
+             "accumulation": "accumulating", "aggregate": {"type": "count"}, "stream": "orders"}
+            """);
+      }
+      post(api, "/streams/orders/events", array(click("a", "10:00:00", "o1")), 202);
+      RedisEventide.fence(app, "fenced");
+
+      String batch = array(click("a", "10:00:01", "o2"), click("a", "10:00:02", "o3"));
+      LiveApi.Reply partly =
+          api.send(HttpMethod.POST, "/streams/orders/events", MediaType.APPLICATION_JSON, batch)
+              .expectProblem(503);
+      assertThat(partly.headers().getFirst("Retry-After")).isEqualTo("1");
+      JsonNode problem = partly.body();
+      assertThat(problem.get("instance").asString()).isEqualTo("/streams/orders/events");
+      assertThat(problem.at("/applied/steady/accepted").asInt()).isEqualTo(2);
+      assertThat(problem.at("/failed/fenced/status").asInt()).isEqualTo(503);
+      assertThat(problem.at("/failed/fenced/title").asString())
+          .isEqualTo("State store unavailable");
+      assertThat(problem.has("pipelines")).isFalse();
+
+      // The same body again: steady has it (duplicates), fenced is rebuilt from Redis without it.
+      JsonNode retried = post(api, "/streams/orders/events", batch, 202);
+      assertThat(retried.at("/pipelines/steady/duplicates").asInt()).isEqualTo(2);
+      assertThat(retried.at("/pipelines/fenced/accepted").asInt()).isEqualTo(2);
+      for (String name : List.of("steady", "fenced")) {
+        assertThat(api.get("/pipelines/" + name + "/results").at("/results/0/value").asInt())
+            .as(name)
+            .isEqualTo(3);
+      }
     }
   }
 }
