@@ -5,24 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.state.OutputStore;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -33,8 +24,6 @@ import org.springframework.test.context.TestPropertySource;
 class KafkaStreamSourceTest extends KafkaIntegrationTest {
   private static final String TOPIC = "eventide._stream.taps.in";
   private static final String GROUP = "eventide._stream.taps.source";
-
-  @Autowired OutputStore store;
 
   @Test
   void everyReaderOfTheStreamGetsTheTopicsEvents() throws Exception {
@@ -72,10 +61,10 @@ class KafkaStreamSourceTest extends KafkaIntegrationTest {
     // Five events of each key, counted per minute.
     await().atMost(PATIENCE).until(() -> totals("taps-count").equals(Map.of("a", 5.0, "b", 5.0)));
     try (Admin admin = admin()) {
-      await().atMost(PATIENCE).until(() -> committed(admin) == 11);
+      await().atMost(PATIENCE).until(() -> committed(admin, GROUP) == 11);
     }
     for (String pipeline : List.of("taps-count", "taps-sum")) {
-      assertThat(store.deadLetters(pipeline, 10).block())
+      assertThat(outputs.deadLetters(pipeline, 10).block())
           .singleElement()
           .satisfies(d -> assertThat(d.get("reason").asString()).isEqualTo("invalid"));
     }
@@ -104,35 +93,5 @@ class KafkaStreamSourceTest extends KafkaIntegrationTest {
         .hasMessageContaining("eventide.kafka.streams[0].topic")
         .hasMessageContaining("eventide.kafka.streams[0].group")
         .hasMessageContaining("eventide.kafka.streams[1].stream");
-  }
-
-  private Map<String, Double> totals(String pipeline) {
-    return store.results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE).block().stream()
-        .collect(
-            Collectors.groupingBy(
-                p -> p.get("key").asString(),
-                Collectors.summingDouble(p -> p.get("value").asDouble())));
-  }
-
-  private static long committed(Admin admin) throws Exception {
-    Map<?, OffsetAndMetadata> offsets =
-        admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata().get();
-    return offsets.values().stream().mapToLong(o -> o == null ? 0 : o.offset()).sum();
-  }
-
-  private static Admin admin() {
-    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
-  }
-
-  private static KafkaProducer<String, byte[]> producer() {
-    return new KafkaProducer<>(
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
-  }
-
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 }
