@@ -2,12 +2,8 @@ package io.eventide.api;
 
 import io.eventide.config.IngestProperties;
 import io.eventide.core.IngestResult;
-import io.eventide.pipeline.EventReader;
-import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.Timestamps;
-import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import java.nio.charset.StandardCharsets;
@@ -31,8 +27,6 @@ import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /** Takes events and explicit watermarks from producers. */
 @RestController
@@ -141,53 +135,5 @@ class IngestController {
 
   private Mono<PipelineDefinition> definition(String name) {
     return registry.find(name).switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)));
-  }
-
-  /** The body of a watermark post. */
-  record WatermarkRequest(String source, long watermark) {
-    static WatermarkRequest of(JsonNode json) {
-      if (!json.isObject()) {
-        throw new MalformedJsonException("the body must be an object");
-      }
-      JsonNode source = json.get("source");
-      if (source != null && !source.isNull() && !source.isString()) {
-        throw new InvalidInputException(List.of(new Violation("/source", "must be a string")));
-      }
-      String sourceProblem =
-          source == null || source.isNull() ? null : EventReader.sourceProblem(source.asString());
-      if (sourceProblem != null) {
-        throw new InvalidInputException(List.of(new Violation("/source", sourceProblem)));
-      }
-      JsonNode value = json.get("watermark");
-      if (value == null || value.isNull()) {
-        throw new InvalidInputException(List.of(new Violation("/watermark", "is required")));
-      }
-      long watermark;
-      try {
-        watermark = Timestamps.parseWatermark(value);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidInputException(List.of(new Violation("/watermark", e.getMessage())));
-      }
-      return new WatermarkRequest(
-          source == null || source.isNull() ? null : source.asString(), watermark);
-    }
-
-    /** Posts the watermark to one pipeline; the answer says whether it moved, and where it is. */
-    Mono<JsonNode> applyTo(PipelineRuntime runtime) {
-      return Mono.fromFuture(() -> runtime.postWatermark(source, watermark))
-          .flatMap(
-              accepted ->
-                  Mono.fromFuture(runtime::watermark)
-                      .map(
-                          view -> {
-                            ObjectNode out = JsonNodeFactory.instance.objectNode();
-                            out.put("accepted", accepted);
-                            if (!accepted) {
-                              out.put("reason", "the watermark would go backwards; it was ignored");
-                            }
-                            out.set("watermark", WatermarkJson.toJson(view));
-                            return out;
-                          }));
-    }
   }
 }

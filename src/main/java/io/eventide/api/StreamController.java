@@ -104,8 +104,7 @@ class StreamController {
 
   @PostMapping(path = "/{stream}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)
   Mono<ResponseEntity<JsonNode>> watermark(@PathVariable String stream, @RequestBody byte[] body) {
-    IngestController.WatermarkRequest req =
-        IngestController.WatermarkRequest.of(requestJson.parse(body));
+    WatermarkRequest req = WatermarkRequest.of(requestJson.parse(body));
     return permits.admit(
         readers(stream)
             .flatMap(readers -> streams.deliver(readers, req::applyTo))
