@@ -2,23 +2,17 @@ package io.eventide.api;
 
 import io.eventide.config.IngestProperties;
 import io.eventide.core.IngestResult;
-import io.eventide.pipeline.EventReader;
-import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.Timestamps;
-import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.StringDecoder;
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -33,18 +27,15 @@ import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /** Takes events and explicit watermarks from producers. */
 @RestController
 @RequestMapping(path = "/pipelines", produces = MediaType.APPLICATION_JSON_VALUE)
 class IngestController {
-  static final String NDJSON = "application/x-ndjson";
-
   private final PipelineRegistry registry;
   private final PipelineRuntimes runtimes;
   private final RequestJson requestJson;
+  private final EventBodies bodies;
   private final IngestProperties properties;
   private final IngestPermits permits;
   private static final MimeType BYTES_AS_CHARS =
@@ -55,34 +46,25 @@ class IngestController {
       PipelineRegistry registry,
       PipelineRuntimes runtimes,
       RequestJson requestJson,
-      IngestProperties properties) {
+      EventBodies bodies,
+      IngestProperties properties,
+      IngestPermits permits) {
     this.registry = registry;
     this.runtimes = runtimes;
     this.requestJson = requestJson;
+    this.bodies = bodies;
     this.properties = properties;
-    this.permits = new IngestPermits(properties.maxInFlight());
+    this.permits = permits;
     // A line may be as long as the body may be; the decoder's 256 KB default would answer 500.
-    lines.setMaxInMemorySize((int) Math.min(properties.maxBodySize().toBytes(), Integer.MAX_VALUE));
+    lines.setMaxInMemorySize((int) Math.min(bodies.limit(), Integer.MAX_VALUE));
   }
 
   @PostMapping(
       path = "/{name}/events",
-      consumes = {MediaType.APPLICATION_JSON_VALUE, NDJSON})
+      consumes = {MediaType.APPLICATION_JSON_VALUE, EventBodies.NDJSON})
   Mono<ResponseEntity<JsonNode>> events(@PathVariable String name, ServerHttpRequest request) {
-    long limit = properties.maxBodySize().toBytes();
-    long declared = request.getHeaders().getContentLength();
-    if (declared > limit) {
-      return Mono.error(
-          new PayloadTooLargeException(
-              limit, "the body is " + declared + " bytes; nothing applied"));
-    }
-    boolean ndjson =
-        NDJSON.equals(
-            request.getHeaders().getContentType() == null
-                ? null
-                : request.getHeaders().getContentType().getType()
-                    + "/"
-                    + request.getHeaders().getContentType().getSubtype());
+    bodies.checkDeclaredLength(request);
+    boolean ndjson = EventBodies.isNdjson(request);
     return permits
         .admit(
             runtimes.using(
@@ -90,42 +72,15 @@ class IngestController {
                 () -> definition(name),
                 runtime ->
                     ndjson
-                        ? ingestNdjson(runtime, request.getBody(), limit)
-                        : ingestJson(runtime, request.getBody(), limit)))
+                        ? ingestNdjson(runtime, request.getBody(), bodies.limit())
+                        : bodies
+                            .bytes(request.getBody())
+                            .flatMap(
+                                bytes -> {
+                                  List<JsonNode> events = bodies.events(bytes);
+                                  return Mono.fromFuture(() -> runtime.ingest(events));
+                                })))
         .map(result -> ResponseEntity.status(HttpStatus.ACCEPTED).body(result.toJson()));
-  }
-
-  private Mono<IngestResult> ingestJson(
-      PipelineRuntime runtime, Flux<DataBuffer> body, long limit) {
-    return DataBufferUtils.join(body, (int) Math.min(limit, Integer.MAX_VALUE))
-        .onErrorMap(
-            DataBufferLimitException.class,
-            e -> new PayloadTooLargeException(limit, "the body exceeds the limit; nothing applied"))
-        .map(
-            buffer -> {
-              try {
-                byte[] bytes = new byte[buffer.readableByteCount()];
-                buffer.read(bytes);
-                return bytes;
-              } finally {
-                DataBufferUtils.release(buffer);
-              }
-            })
-        .defaultIfEmpty(new byte[0])
-        .flatMap(
-            bytes -> {
-              JsonNode root = requestJson.parse(bytes);
-              List<JsonNode> events = new ArrayList<>();
-              if (root.isArray()) {
-                root.forEach(events::add);
-              } else if (root.isObject()) {
-                events.add(root);
-              } else {
-                return Mono.error(
-                    new MalformedJsonException("the body must be an event or an array of events"));
-              }
-              return Mono.fromFuture(() -> runtime.ingest(events));
-            });
   }
 
   /**
@@ -150,30 +105,15 @@ class IngestController {
     AtomicLong batches = new AtomicLong();
     AtomicReference<IngestResult> applied = new AtomicReference<>(IngestResult.EMPTY);
     AtomicLong appliedBatches = new AtomicLong();
-    // Lines are cut as ISO-8859-1, which maps every byte to one char, so that each line's bytes
-    // come back unchanged and are parsed as strict UTF-8: a malformed sequence makes its line an
-    // invalid event instead of being silently replaced.
     return lines
         .decode(counted, ResolvableType.forClass(String.class), BYTES_AS_CHARS, null)
         .filter(line -> !line.isBlank())
         .buffer(properties.ndjsonBatchEvents())
         .concatMapDelayError(
             batch -> {
-              List<JsonNode> events = new ArrayList<>(batch.size());
-              List<String> unreadable = new ArrayList<>();
-              for (String line : batch) {
-                byte[] raw = line.getBytes(StandardCharsets.ISO_8859_1);
-                try {
-                  events.add(requestJson.parse(raw));
-                } catch (MalformedJsonException e) {
-                  unreadable.add(new String(raw, StandardCharsets.UTF_8));
-                }
-              }
-              if (batches.getAndIncrement() == 0 && events.isEmpty()) {
-                // Nothing in the first batch is JSON: the body is not NDJSON at all.
-                return Mono.error(new MalformedJsonException("no line of the body is JSON"));
-              }
-              return Mono.fromFuture(() -> runtime.ingest(events, unreadable, i -> null))
+              EventBodies.Lines read = bodies.lines(batch, batches.getAndIncrement() == 0);
+              return Mono.fromFuture(
+                      () -> runtime.ingest(read.events(), read.unreadable(), i -> null))
                   .doOnNext(
                       result -> {
                         applied.accumulateAndGet(result, IngestResult::plus);
@@ -196,59 +136,10 @@ class IngestController {
   }
 
   private Mono<JsonNode> watermark(String name, WatermarkRequest req) {
-    return runtimes.using(
-        name,
-        () -> definition(name),
-        runtime ->
-            Mono.fromFuture(() -> runtime.postWatermark(req.source(), req.watermark()))
-                .flatMap(
-                    accepted ->
-                        Mono.fromFuture(runtime::watermark)
-                            .map(
-                                view -> {
-                                  ObjectNode out = JsonNodeFactory.instance.objectNode();
-                                  out.put("accepted", accepted);
-                                  if (!accepted) {
-                                    out.put(
-                                        "reason",
-                                        "the watermark would go backwards; it was ignored");
-                                  }
-                                  out.set("watermark", WatermarkJson.toJson(view));
-                                  return out;
-                                })));
+    return runtimes.using(name, () -> definition(name), req::applyTo);
   }
 
   private Mono<PipelineDefinition> definition(String name) {
     return registry.find(name).switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)));
-  }
-
-  /** The body of a watermark post. */
-  record WatermarkRequest(String source, long watermark) {
-    static WatermarkRequest of(JsonNode json) {
-      if (!json.isObject()) {
-        throw new MalformedJsonException("the body must be an object");
-      }
-      JsonNode source = json.get("source");
-      if (source != null && !source.isNull() && !source.isString()) {
-        throw new InvalidInputException(List.of(new Violation("/source", "must be a string")));
-      }
-      String sourceProblem =
-          source == null || source.isNull() ? null : EventReader.sourceProblem(source.asString());
-      if (sourceProblem != null) {
-        throw new InvalidInputException(List.of(new Violation("/source", sourceProblem)));
-      }
-      JsonNode value = json.get("watermark");
-      if (value == null || value.isNull()) {
-        throw new InvalidInputException(List.of(new Violation("/watermark", "is required")));
-      }
-      long watermark;
-      try {
-        watermark = Timestamps.parseWatermark(value);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidInputException(List.of(new Violation("/watermark", e.getMessage())));
-      }
-      return new WatermarkRequest(
-          source == null || source.isNull() ? null : source.asString(), watermark);
-    }
   }
 }

@@ -3,11 +3,15 @@ package io.eventide.api;
 import io.eventide.config.StateProperties;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
+import io.eventide.runtime.PipelineGoneException;
 import io.eventide.runtime.RedefinitionConflictException;
 import io.eventide.state.CommitUnresolvedException;
 import io.eventide.state.StateUnavailableException;
 import io.eventide.state.UnreplicatedCommitException;
 import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -27,6 +31,7 @@ import reactor.core.publisher.Mono;
  */
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
+  private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
   private final StateProperties state;
 
   ProblemHandler(StateProperties state) {
@@ -36,12 +41,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
   /** Nothing of the request was applied; the same request can simply be sent again. */
   @ExceptionHandler(StateUnavailableException.class)
   ResponseEntity<ProblemDetail> stateUnavailable(StateUnavailableException e) {
+    return retryLater(stateUnavailableProblem());
+  }
+
+  private static ProblemDetail stateUnavailableProblem() {
     ProblemDetail problem =
         ProblemDetail.forStatusAndDetail(
             HttpStatus.SERVICE_UNAVAILABLE,
             "the state store is unavailable; nothing of this request was applied, retry later");
     problem.setTitle("State store unavailable");
-    return retryLater(problem);
+    return problem;
   }
 
   /**
@@ -50,6 +59,10 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
    */
   @ExceptionHandler(CommitUnresolvedException.class)
   ResponseEntity<ProblemDetail> commitUnresolved(CommitUnresolvedException e) {
+    return retryLater(commitUnresolvedProblem());
+  }
+
+  private static ProblemDetail commitUnresolvedProblem() {
     ProblemDetail problem =
         ProblemDetail.forStatusAndDetail(
             HttpStatus.SERVICE_UNAVAILABLE,
@@ -58,7 +71,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 + " events without ids may then be counted twice");
     problem.setTitle("Outcome unknown");
     problem.setProperty("outcome", "unknown");
-    return retryLater(problem);
+    return problem;
   }
 
   /**
@@ -125,6 +138,10 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
    */
   @ExceptionHandler(UnreplicatedCommitException.class)
   ResponseEntity<ProblemDetail> unreplicated(UnreplicatedCommitException e) {
+    return retryLater(unreplicatedProblem(e));
+  }
+
+  private static ProblemDetail unreplicatedProblem(UnreplicatedCommitException e) {
     ProblemDetail problem =
         ProblemDetail.forStatusAndDetail(
             HttpStatus.SERVICE_UNAVAILABLE,
@@ -140,7 +157,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     if (e.applied() != null) {
       problem.setProperty("applied", e.applied().toJson());
     }
-    return retryLater(problem);
+    return problem;
   }
 
   /** Nothing of the request was applied: it can be sent again once fewer are in flight. */
@@ -153,11 +170,51 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
   }
 
   private ResponseEntity<ProblemDetail> retryLater(ProblemDetail problem) {
-    long seconds = Math.max(1, state.retryAfter().toSeconds());
     return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-        .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+        .header(HttpHeaders.RETRY_AFTER, retryAfterSeconds())
         .contentType(MediaType.APPLICATION_PROBLEM_JSON)
         .body(problem);
+  }
+
+  String retryAfterSeconds() {
+    return Long.toString(Math.max(1, state.retryAfter().toSeconds()));
+  }
+
+  /**
+   * The problem a pipeline's own route would answer for an error that befell it, for answers that
+   * report several pipelines at once (a post to a stream).
+   */
+  static ProblemDetail describe(Throwable error) {
+    Throwable e =
+        error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
+    if (e instanceof StateUnavailableException) {
+      return stateUnavailableProblem();
+    }
+    if (e instanceof CommitUnresolvedException) {
+      return commitUnresolvedProblem();
+    }
+    if (e instanceof UnreplicatedCommitException unreplicated) {
+      return unreplicatedProblem(unreplicated);
+    }
+    if (e instanceof InvalidInputException invalid) {
+      return invalidInputProblem(invalid);
+    }
+    if (e instanceof ErrorResponse response) {
+      return response.getBody();
+    }
+    if (e instanceof PipelineGoneException gone) {
+      ProblemDetail problem =
+          ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+      problem.setTitle("Unknown pipeline");
+      problem.setProperty("pipeline", gone.pipeline());
+      return problem;
+    }
+    log.error("a pipeline failed to apply a request", e);
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.INTERNAL_SERVER_ERROR, "the pipeline failed to apply the request");
+    problem.setTitle("Internal Server Error");
+    return problem;
   }
 
   @ExceptionHandler(SimulationsBusyException.class)
@@ -173,6 +230,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
   @ExceptionHandler(InvalidInputException.class)
   ResponseEntity<ProblemDetail> invalidInput(InvalidInputException e) {
+    return ResponseEntity.badRequest()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(invalidInputProblem(e));
+  }
+
+  private static ProblemDetail invalidInputProblem(InvalidInputException e) {
     List<Violation> violations = e.violations();
     ProblemDetail problem =
         ProblemDetail.forStatusAndDetail(
@@ -182,9 +245,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 : violations.size() + " violations; see errors");
     problem.setTitle("Invalid request");
     problem.setProperty("errors", violations);
-    return ResponseEntity.badRequest()
-        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-        .body(problem);
+    return problem;
   }
 
   @ExceptionHandler(RedefinitionConflictException.class)

@@ -25,6 +25,10 @@ import org.springframework.validation.annotation.Validated;
  *     for windows that stay open longer (global windows, long lateness)
  * @param maxIdsPerShard event ids a shard remembers at once; past it, those that would be forgotten
  *     soonest go first
+ * @param maxInFlight ingestion requests in flight at once, over all pipelines and streams (503
+ *     beyond)
+ * @param maxPipelinesPerStream pipelines that may read one stream, since one request to a stream is
+ *     applied to each of them (a definition beyond is 400)
  */
 @Validated
 @ConfigurationProperties("eventide.ingest")
@@ -38,7 +42,8 @@ public record IngestProperties(
     @DefaultValue("60") @Min(1) int sourceExpiryIdleTimeouts,
     @DefaultValue("24h") Duration idRetention,
     @DefaultValue("1000000") @Min(1) int maxIdsPerShard,
-    @DefaultValue("256") @Min(1) int maxInFlight) {
+    @DefaultValue("256") @Min(1) int maxInFlight,
+    @DefaultValue("16") @Min(1) int maxPipelinesPerStream) {
 
   /** What the live runtime bounds per pipeline. */
   public IngestBounds bounds() {

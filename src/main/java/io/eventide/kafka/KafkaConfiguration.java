@@ -5,6 +5,7 @@ import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.Streams;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -100,10 +101,24 @@ public class KafkaConfiguration {
     }
 
     @Bean
+    ListenerContainers kafkaListenerContainers(KafkaProperties kafka, KafkaSettings settings) {
+      return new ListenerContainers(kafka.buildConsumerProperties(), settings.retryBackoff());
+    }
+
+    @Bean
     KafkaEventSources kafkaEventSources(
-        KafkaProperties kafka, PipelineRuntimes runtimes, KafkaSettings settings) {
-      return new KafkaEventSources(
-          kafka.buildConsumerProperties(), runtimes, settings.retryBackoff());
+        ListenerContainers kafkaListenerContainers, PipelineRuntimes runtimes) {
+      return new KafkaEventSources(kafkaListenerContainers, runtimes);
+    }
+
+    @Bean
+    KafkaStreamSources kafkaStreamSources(
+        ListenerContainers kafkaListenerContainers,
+        Streams streams,
+        KafkaNamespace kafkaNamespace,
+        KafkaSettings settings) {
+      return new KafkaStreamSources(
+          kafkaListenerContainers, streams, kafkaNamespace, settings.streams());
     }
 
     /** The outbox's fate counters, so that operators can alert on Kafka trouble. */
@@ -129,15 +144,17 @@ public class KafkaConfiguration {
     }
 
     /**
-     * Pipelines stored before this process started get their event sources too, unless they name
-     * Kafka topics or groups the rules no longer allow them (stored before the rules, or before a
-     * grant was withdrawn): those stay off Kafka until redefined or granted.
+     * The streams' sources start with the process. Pipelines stored before this process started get
+     * their event sources too, unless they name Kafka topics or groups the rules no longer allow
+     * them (stored before the rules, or before a grant was withdrawn): those stay off Kafka until
+     * redefined or granted.
      */
     @EventListener(ApplicationReadyEvent.class)
     void startStoredSources(ApplicationReadyEvent event) {
       PipelineRegistry registry = event.getApplicationContext().getBean(PipelineRegistry.class);
       KafkaEventSources sources = event.getApplicationContext().getBean(KafkaEventSources.class);
       KafkaNamePolicy names = event.getApplicationContext().getBean(KafkaNamePolicy.class);
+      event.getApplicationContext().getBean(KafkaStreamSources.class).start();
       for (PipelineDefinition definition : registry.list().toIterable()) {
         List<Violation> violations = names.violations(definition);
         if (violations.isEmpty()) {

@@ -4,18 +4,10 @@ import io.eventide.pipeline.KafkaSourceDefinition;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.runtime.PipelineLifecycleListener;
 import io.eventide.runtime.PipelineRuntimes;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.listener.ContainerProperties;
-import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.KafkaMessageListenerContainer;
-import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * One listener container per pipeline with a Kafka source, started and stopped with the pipeline.
@@ -27,16 +19,13 @@ public class KafkaEventSources implements PipelineLifecycleListener, DisposableB
       KafkaEventSource listener,
       KafkaMessageListenerContainer<String, byte[]> container) {}
 
-  private final Map<String, Object> consumerProperties;
+  private final ListenerContainers containers;
   private final PipelineRuntimes runtimes;
-  private final Duration retryBackoff;
   private final Map<String, Running> running = new HashMap<>();
 
-  KafkaEventSources(
-      Map<String, Object> consumerProperties, PipelineRuntimes runtimes, Duration retryBackoff) {
-    this.consumerProperties = consumerProperties;
+  KafkaEventSources(ListenerContainers containers, PipelineRuntimes runtimes) {
+    this.containers = containers;
     this.runtimes = runtimes;
-    this.retryBackoff = retryBackoff;
   }
 
   @Override
@@ -62,27 +51,13 @@ public class KafkaEventSources implements PipelineLifecycleListener, DisposableB
   /** Starts consuming for the pipeline from its group's committed offsets. */
   public synchronized void start(PipelineDefinition definition) {
     KafkaSourceDefinition source = definition.source().kafka();
-    Map<String, Object> props = new HashMap<>(consumerProperties);
-    // Offsets are committed by the container after each batch is applied, never in between.
-    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    props.put(ConsumerConfig.GROUP_ID_CONFIG, source.group());
-    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     KafkaEventSource listener = new KafkaEventSource(runtimes, definition);
-    ContainerProperties container = new ContainerProperties(source.topic());
-    container.setAckMode(ContainerProperties.AckMode.BATCH);
-    container.setMessageListener(listener);
-    container.setClientId("eventide-" + definition.name());
-    KafkaMessageListenerContainer<String, byte[]> c =
-        new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(props), container);
-    // A batch that cannot be applied is retried, never skipped: skipping would lose its events.
-    c.setCommonErrorHandler(
-        new DefaultErrorHandler(
-            new FixedBackOff(retryBackoff.toMillis(), FixedBackOff.UNLIMITED_ATTEMPTS)));
-    c.setBeanName("eventide-source-" + definition.name());
-    c.start();
-    running.put(definition.name(), new Running(source, listener, c));
+    running.put(
+        definition.name(),
+        new Running(
+            source,
+            listener,
+            containers.start(definition.name(), source.topic(), source.group(), listener)));
   }
 
   /** Stops consuming for the pipeline; what was applied but not committed is read again later. */

@@ -25,6 +25,9 @@ import org.springframework.validation.annotation.Validated;
  *     and groups {@code <namespace>p.<part>} (no dot in the part) and no others, unless granted
  * @param grants topics and groups outside its namespace that a pipeline may name, set by the
  *     operator, since a pipeline's admin must not reach what the operator did not hand out
+ * @param streams the streams fed from a Kafka topic, set by the operator: a stream's source feeds
+ *     every pipeline that reads the stream, whose admins may be many, so no one of them may choose
+ *     it
  */
 @Validated
 @ConfigurationProperties("eventide.kafka")
@@ -38,7 +41,8 @@ public record KafkaSettings(
             regexp = "[a-zA-Z0-9._-]{0,100}",
             message = "must be up to 100 of a-z A-Z 0-9 . _ -")
         String namespace,
-    @DefaultValue List<@Valid Grant> grants) {
+    @DefaultValue List<@Valid Grant> grants,
+    @DefaultValue List<@Valid StreamSource> streams) {
 
   /**
    * @param pipeline the pipeline the grant is for, exactly as named
@@ -51,4 +55,23 @@ public record KafkaSettings(
       @DefaultValue List<String> sourceTopics,
       @DefaultValue List<String> sinkTopics,
       @DefaultValue List<String> groups) {}
+
+  /**
+   * @param stream the stream whose readers get the topic's events
+   * @param topic the topic, {@code <namespace>_stream.<stream>.in} by default; a name under the
+   *     namespace must be in the stream's own ({@code <namespace>_stream.<stream>.<part>})
+   * @param group the consumer group, {@code <namespace>_stream.<stream>.source} by default, under
+   *     the same rule
+   */
+  public record StreamSource(
+      @NotBlank
+          @Pattern(
+              regexp = "[A-Za-z0-9][A-Za-z0-9._-]{0,127}",
+              message = "must be a stream name: [A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+          String stream,
+      @Pattern(
+              regexp = "[a-zA-Z0-9._-]{1,249}",
+              message = "must be a Kafka topic name: 1 to 249 of a-z A-Z 0-9 . _ -")
+          String topic,
+      String group) {}
 }

@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
 /**
  * A validated pipeline definition with every default filled in, and the revision it was stored with
  * ({@link Revision#UNSTORED} as parsed from a request).
+ *
+ * @param stream the stream whose events the pipeline reads besides its own, or null
  */
 public record PipelineDefinition(
     String name,
@@ -28,6 +30,7 @@ public record PipelineDefinition(
     WatermarkPolicy watermark,
     PipelineSinks sinks,
     PipelineSource source,
+    String stream,
     Revision revision) {
 
   /** Names go into URLs, Redis keys and Kafka topics, hence the narrow alphabet. */
@@ -59,6 +62,7 @@ public record PipelineDefinition(
         watermark,
         sinks,
         source,
+        stream,
         next);
   }
 

@@ -63,6 +63,9 @@ public final class PipelineJson {
       KafkaSourceDefinition k = d.source().kafka();
       json.putObject("source").putObject("kafka").put("topic", k.topic()).put("group", k.group());
     }
+    if (d.stream() != null) {
+      json.put("stream", d.stream());
+    }
     return json;
   }
 

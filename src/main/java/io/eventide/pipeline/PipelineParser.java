@@ -148,6 +148,11 @@ public final class PipelineParser {
         sourceNode == null
             ? PipelineSource.NONE
             : kafkaParser.source(sourceNode, f.pathOf("source"), name);
+    String stream = f.string("stream", null);
+    if (stream != null && !PipelineDefinition.NAME.matcher(stream).matches()) {
+      f.violation(
+          "stream", "must match " + PipelineDefinition.NAME.pattern() + " (got '" + stream + "')");
+    }
     f.rejectUnknown();
     return new PipelineDefinition(
         name,
@@ -163,6 +168,7 @@ public final class PipelineParser {
         watermark,
         sinks,
         source,
+        stream,
         Revision.UNSTORED);
   }
 

@@ -32,13 +32,16 @@ public class PipelineLifecycle {
   private final PaneHub hub;
   private final StateStore store;
   private final List<PipelineLifecycleListener> listeners;
+  private final Streams streams;
 
   public PipelineLifecycle(
       PipelineRegistry registry,
       PipelineRuntimes runtimes,
       PaneHub hub,
       StateStore store,
-      List<PipelineLifecycleListener> listeners) {
+      List<PipelineLifecycleListener> listeners,
+      Streams streams) {
+    this.streams = streams;
     this.registry = registry;
     this.runtimes = runtimes;
     this.hub = hub;
@@ -79,6 +82,7 @@ public class PipelineLifecycle {
     // Each repeat follows a definition that another request stored: the service as a whole makes
     // progress, so there is no bound to set.
     return Mono.fromRunnable(() -> listeners.forEach(l -> l.check(definition)))
+        .then(streams.checkRoom(definition))
         .then(Mono.defer(() -> defineOnce(definition, reset)).repeatWhenEmpty(repeats -> repeats));
   }
 

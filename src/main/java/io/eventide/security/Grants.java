@@ -11,10 +11,13 @@ import org.springframework.security.core.authority.SimpleGrantedAuthority;
 /**
  * What a credential may do, per pipeline; {@code *} stands for every pipeline. An admin of a
  * pipeline may also produce to it and read it. Grants travel as authorities of the form {@code
- * eventide:<role>:<pipeline>}, the same words JWT scopes use.
+ * eventide:<role>:<pipeline>}, the same words JWT scopes use. A producer grant {@code
+ * stream:<stream>} lets the credential post to a stream whichever pipelines read it; pipeline names
+ * never contain a colon, so it names no pipeline.
  */
 public record Grants(Set<String> admin, Set<String> producer, Set<String> reader) {
   static final String ANY = "*";
+  private static final String STREAM = "stream:";
   private static final String PREFIX = "eventide:";
 
   public Grants {
@@ -81,6 +84,16 @@ public record Grants(Set<String> admin, Set<String> producer, Set<String> reader
 
   boolean canProduce(String pipeline) {
     return canAdminister(pipeline) || covers(producer, pipeline);
+  }
+
+  /** Whether the credential produces to something: a pipeline, or a stream. */
+  boolean producesAny() {
+    return !admin.isEmpty() || !producer.isEmpty();
+  }
+
+  /** Whether the credential holds the stream's own grant (a global admin holds every one). */
+  boolean canProduceStream(String stream) {
+    return isGlobalAdmin() || producer.contains(STREAM + stream);
   }
 
   boolean canRead(String pipeline) {

@@ -24,6 +24,16 @@ final class PipelineAccess implements ReactiveAuthorizationManager<Authorization
     return new PipelineAccess(Grants::canProduce);
   }
 
+  /**
+   * The stream routes, whose path's {@code {name}} is the stream: the stream's grant, or any
+   * producer role, lets the request reach the controller, which checks the role on each pipeline
+   * that reads the stream ({@link StreamProducers}).
+   */
+  static PipelineAccess streamProducer() {
+    return new PipelineAccess(
+        (grants, stream) -> grants.canProduceStream(stream) || grants.producesAny());
+  }
+
   static PipelineAccess reader() {
     return new PipelineAccess(Grants::canRead);
   }

@@ -135,6 +135,8 @@ class SecurityConfiguration {
         .access(PipelineAccess.admin())
         .pathMatchers(HttpMethod.POST, "/pipelines/{name}/events", "/pipelines/{name}/watermark")
         .access(PipelineAccess.producer())
+        .pathMatchers(HttpMethod.POST, "/streams/{name}/events", "/streams/{name}/watermark")
+        .access(PipelineAccess.streamProducer())
         .pathMatchers(HttpMethod.POST, "/simulate")
         .access(PipelineAccess.anyAdmin());
     for (HttpMethod read : new HttpMethod[] {HttpMethod.GET, HttpMethod.HEAD}) {

@@ -6,19 +6,28 @@ import io.eventide.core.IngestResult;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.state.OutputStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -59,6 +68,7 @@ abstract class KafkaIntegrationTest {
   @Autowired WebTestClient client;
   @Autowired PipelineRuntimes runtimes;
   @Autowired PipelineRegistry registry;
+  @Autowired OutputStore outputs;
 
   @DynamicPropertySource
   static void kafka(DynamicPropertyRegistry registry) {
@@ -186,5 +196,37 @@ abstract class KafkaIntegrationTest {
           .as("pane %d of %s after pane %s", index, r.key(), before)
           .isTrue();
     }
+  }
+
+  /** Each key's values summed over the pipeline's latest results, one per window. */
+  Map<String, Double> totals(String pipeline) {
+    return outputs.results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE).block().stream()
+        .collect(
+            Collectors.groupingBy(
+                p -> p.get("key").asString(),
+                Collectors.summingDouble(p -> p.get("value").asDouble())));
+  }
+
+  /** The offsets a consumer group has committed, over all partitions. */
+  static long committed(Admin admin, String group) throws Exception {
+    Map<TopicPartition, OffsetAndMetadata> offsets =
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+    return offsets.values().stream().mapToLong(o -> o == null ? 0 : o.offset()).sum();
+  }
+
+  static Admin admin() {
+    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+  }
+
+  static KafkaProducer<String, byte[]> producer() {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -8,8 +8,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 /**
  * The whole service on a random port, with settings that make the live runtime observable in a
- * test: a fast clock beat, short heartbeats, small NDJSON batches, small SSE buffers and a small
- * body limit. Every class that carries it shares one application context.
+ * test: a fast clock beat, short heartbeats, small NDJSON batches, small SSE buffers, a small body
+ * limit and few pipelines per stream. Every class that carries it shares one application context.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -21,10 +21,12 @@ import org.springframework.boot.test.context.SpringBootTest;
       "eventide.ingest.ndjson-batch-events=" + LiveRuntimeTest.NDJSON_BATCH,
       "eventide.ingest.max-body-size=" + LiveRuntimeTest.MAX_BODY_BYTES + "B",
       "eventide.outputs.sse-heartbeat=250ms",
-      "eventide.outputs.sse-buffer-size=" + LiveRuntimeTest.SSE_BUFFER
+      "eventide.outputs.sse-buffer-size=" + LiveRuntimeTest.SSE_BUFFER,
+      "eventide.ingest.max-pipelines-per-stream=" + LiveRuntimeTest.MAX_STREAM_READERS
     })
 public @interface LiveRuntimeTest {
   int NDJSON_BATCH = 10;
   int MAX_BODY_BYTES = 1024 * 1024;
   int SSE_BUFFER = 32;
+  int MAX_STREAM_READERS = 3;
 }

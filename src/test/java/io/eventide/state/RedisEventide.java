@@ -21,6 +21,32 @@ final class RedisEventide {
     return new SpringApplicationBuilder(EventideApplication.class).run(args.toArray(String[]::new));
   }
 
+  /**
+   * Another owner takes a pipeline's state over, as a second replica would: the app's next commit
+   * for it is fenced and fails.
+   */
+  static void fence(ConfigurableApplicationContext app, String pipeline) {
+    var factory = TestRedis.connectionFactory(TestRedis.url());
+    try {
+      new io.eventide.state.redis.RedisStateStore(
+              factory,
+              app.getBean(io.eventide.config.OutputProperties.class),
+              app.getBean(io.eventide.config.StateProperties.class),
+              app.getBean(io.eventide.config.IngestProperties.class).bounds())
+          .open(
+              pipeline,
+              app.getBean(io.eventide.pipeline.PipelineRegistry.class)
+                  .find(pipeline)
+                  .block()
+                  .revision()
+                  .lineage(),
+              2)
+          .join();
+    } finally {
+      factory.destroy();
+    }
+  }
+
   static LiveApi api(ConfigurableApplicationContext app) {
     return LiveApi.on(app.getEnvironment().getProperty("local.server.port", Integer.class));
   }

@@ -133,25 +133,7 @@ class RedisRestartTest {
       api.define("fenced", TestRedis.RUNNING_COUNT);
       api.events("fenced", array(event("a", "2026-01-01T10:00:00Z", 1)));
       // Another owner takes the pipeline's state over, as a second replica would.
-      var factory = TestRedis.connectionFactory(TestRedis.url());
-      try {
-        new io.eventide.state.redis.RedisStateStore(
-                factory,
-                app.getBean(io.eventide.config.OutputProperties.class),
-                app.getBean(io.eventide.config.StateProperties.class),
-                app.getBean(io.eventide.config.IngestProperties.class).bounds())
-            .open(
-                "fenced",
-                app.getBean(io.eventide.pipeline.PipelineRegistry.class)
-                    .find("fenced")
-                    .block()
-                    .revision()
-                    .lineage(),
-                2)
-            .join();
-      } finally {
-        factory.destroy();
-      }
+      RedisEventide.fence(app, "fenced");
       LiveApi.Reply refused =
           api.postEvents(
               "fenced",

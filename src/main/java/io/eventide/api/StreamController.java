@@ -1,0 +1,134 @@
+package io.eventide.api;
+
+import io.eventide.core.IngestResult;
+import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.Streams;
+import io.eventide.security.StreamProducers;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Takes events and watermarks for a stream and hands each post to every pipeline reading it. The
+ * body is read and checked whole before any pipeline sees it, so that a body that is too large or
+ * not JSON is refused for all of them alike; it is parsed once, and each pipeline reads its fields
+ * from the same JSON trees through its own pointers.
+ */
+@RestController
+@RequestMapping(path = "/streams", produces = MediaType.APPLICATION_JSON_VALUE)
+class StreamController {
+  private final Streams streams;
+  private final StreamProducers producers;
+  private final EventBodies bodies;
+  private final RequestJson requestJson;
+  private final IngestPermits permits;
+  private final ProblemHandler problems;
+
+  StreamController(
+      Streams streams,
+      StreamProducers producers,
+      EventBodies bodies,
+      RequestJson requestJson,
+      IngestPermits permits,
+      ProblemHandler problems) {
+    this.streams = streams;
+    this.producers = producers;
+    this.bodies = bodies;
+    this.requestJson = requestJson;
+    this.permits = permits;
+    this.problems = problems;
+  }
+
+  @PostMapping(
+      path = "/{stream}/events",
+      consumes = {MediaType.APPLICATION_JSON_VALUE, EventBodies.NDJSON})
+  Mono<ResponseEntity<JsonNode>> events(@PathVariable String stream, ServerHttpRequest request) {
+    bodies.checkDeclaredLength(request);
+    boolean ndjson = EventBodies.isNdjson(request);
+    // What each pipeline applied, for one that fails after some NDJSON batches.
+    Map<String, IngestResult> applied = new ConcurrentHashMap<>();
+    return permits.admit(
+        readers(stream)
+            .flatMap(
+                readers ->
+                    bodies
+                        .bytes(request.getBody())
+                        .map(
+                            bytes ->
+                                ndjson
+                                    ? bodies.ndjson(bytes)
+                                    : List.of(
+                                        new EventBodies.Lines(bodies.events(bytes), List.of())))
+                        .flatMap(
+                            batches ->
+                                streams.deliver(
+                                    readers, runtime -> ingest(runtime, batches, applied))))
+            .map(
+                outcomes ->
+                    StreamAnswer.of(
+                        stream,
+                        HttpStatus.ACCEPTED,
+                        outcomes,
+                        IngestResult::toJson,
+                        name -> {
+                          IngestResult partly = applied.get(name);
+                          return partly == null ? null : partly.toJson();
+                        },
+                        problems.retryAfterSeconds())));
+  }
+
+  /** The batches one after another, each committed before the next, as the pipeline route does. */
+  private static Mono<IngestResult> ingest(
+      PipelineRuntime runtime, List<EventBodies.Lines> batches, Map<String, IngestResult> applied) {
+    String name = runtime.definition().name();
+    return Flux.fromIterable(batches)
+        .concatMap(
+            batch ->
+                Mono.fromFuture(() -> runtime.ingest(batch.events(), batch.unreadable(), i -> null))
+                    .doOnNext(result -> applied.merge(name, result, IngestResult::plus)))
+        .reduce(IngestResult.EMPTY, IngestResult::plus);
+  }
+
+  @PostMapping(path = "/{stream}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)
+  Mono<ResponseEntity<JsonNode>> watermark(@PathVariable String stream, @RequestBody byte[] body) {
+    WatermarkRequest req = WatermarkRequest.of(requestJson.parse(body));
+    return permits.admit(
+        readers(stream)
+            .flatMap(readers -> streams.deliver(readers, req::applyTo))
+            .map(
+                outcomes ->
+                    StreamAnswer.of(
+                        stream,
+                        HttpStatus.OK,
+                        outcomes,
+                        json -> json,
+                        name -> null,
+                        problems.retryAfterSeconds())));
+  }
+
+  /** The pipelines reading the stream, once the caller is known to be allowed to reach them all. */
+  private Mono<List<PipelineDefinition>> readers(String stream) {
+    return streams
+        .readers(stream)
+        .flatMap(
+            readers ->
+                readers.isEmpty()
+                    ? Mono.error(new StreamNotFoundException(stream))
+                    : producers
+                        .check(stream, readers.stream().map(PipelineDefinition::name).toList())
+                        .thenReturn(readers));
+  }
+}
