@@ -19,7 +19,8 @@ import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * One listener container per pipeline with a Kafka source, started and stopped with the pipeline.
- * Partitions are assigned through the source's consumer group.
+ * Partitions are assigned through the source's consumer group; where the source stands is kept per
+ * pipeline ({@link SourcePositions}) until it is deleted.
  */
 public class KafkaEventSources implements PipelineLifecycleListener, DisposableBean {
   private record Running(
@@ -30,13 +31,19 @@ public class KafkaEventSources implements PipelineLifecycleListener, DisposableB
   private final Map<String, Object> consumerProperties;
   private final PipelineRuntimes runtimes;
   private final Duration retryBackoff;
+  private final boolean durable;
+  private final StartPosition start;
   private final Map<String, Running> running = new HashMap<>();
+  private final Map<String, SourcePositions> positions = new HashMap<>();
 
   KafkaEventSources(
       Map<String, Object> consumerProperties, PipelineRuntimes runtimes, Duration retryBackoff) {
     this.consumerProperties = consumerProperties;
     this.runtimes = runtimes;
     this.retryBackoff = retryBackoff;
+    // Offsets are committed to the group only when the state they stand for survives a restart.
+    this.durable = runtimes.durable();
+    this.start = StartPosition.of(consumerProperties.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG));
   }
 
   @Override
@@ -57,21 +64,31 @@ public class KafkaEventSources implements PipelineLifecycleListener, DisposableB
   @Override
   public synchronized void deleted(String name) {
     stop(name);
+    positions.remove(name);
   }
 
-  /** Starts consuming for the pipeline from its group's committed offsets. */
+  /**
+   * Starts consuming for the pipeline: from where this process stands, else from its group's
+   * committed offsets with a durable store, else from the start position.
+   */
   public synchronized void start(PipelineDefinition definition) {
     KafkaSourceDefinition source = definition.source().kafka();
     Map<String, Object> props = new HashMap<>(consumerProperties);
-    // Offsets are committed by the container after each batch is applied, never in between.
+    // Offsets are committed by the listener after each batch is applied, never in between.
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.GROUP_ID_CONFIG, source.group());
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    KafkaEventSource listener = new KafkaEventSource(runtimes, definition);
+    KafkaEventSource listener =
+        new KafkaEventSource(
+            runtimes,
+            definition,
+            positions.computeIfAbsent(definition.name(), n -> new SourcePositions(durable)),
+            durable,
+            start);
     ContainerProperties container = new ContainerProperties(source.topic());
-    container.setAckMode(ContainerProperties.AckMode.BATCH);
+    container.setAckMode(ContainerProperties.AckMode.MANUAL);
     container.setMessageListener(listener);
     container.setClientId("eventide-" + definition.name());
     KafkaMessageListenerContainer<String, byte[]> c =
@@ -85,7 +102,7 @@ public class KafkaEventSources implements PipelineLifecycleListener, DisposableB
     running.put(definition.name(), new Running(source, listener, c));
   }
 
-  /** Stops consuming for the pipeline; what was applied but not committed is read again later. */
+  /** Stops consuming for the pipeline; it goes on from where it stood when started again. */
   public synchronized void stop(String name) {
     Running r = running.remove(name);
     if (r != null) {

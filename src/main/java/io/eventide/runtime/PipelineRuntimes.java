@@ -215,6 +215,11 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
     }
   }
 
+  /** Whether the state store keeps what the runtimes apply across a restart. */
+  public boolean durable() {
+    return store.durable();
+  }
+
   /** A pipeline's runtime when it is running and healthy, else null. */
   public PipelineRuntime find(String name) {
     CompletableFuture<PipelineRuntime> start = running.get(name);
