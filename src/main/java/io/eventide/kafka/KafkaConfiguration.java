@@ -80,7 +80,9 @@ public class KafkaConfiguration {
           new KafkaProducer<>(props),
           eventideKafkaAdmin,
           settings.outboxCapacity(),
-          settings.retryBackoff());
+          settings.retryBackoff(),
+          settings.maxRetryBackoff(),
+          settings.parkAfter());
     }
 
     @Bean
@@ -114,7 +116,12 @@ public class KafkaConfiguration {
             .description("Records the broker refused for good (too large, not authorised)")
             .register(registry);
         FunctionCounter.builder("eventide.kafka.outbox.dropped", outbox, KafkaOutbox::dropped)
-            .description("Records dropped because the outbox was full while Kafka was away")
+            .description(
+                "Records dropped because the outbox was full while Kafka was away, or their topic"
+                    + " was parked")
+            .register(registry);
+        Gauge.builder("eventide.kafka.outbox.parked", outbox, KafkaOutbox::parked)
+            .description("Topics parked: refused for long while other topics were delivered")
             .register(registry);
         Gauge.builder("eventide.kafka.outbox.pending", outbox, KafkaOutbox::pending)
             .description("Records waiting to be sent or acknowledged")
