@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 
 /**
  * The event source with the memory store, which keeps nothing across a restart: nothing is
@@ -45,6 +46,33 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
       all.put("c", 1.0);
       assertThat(topic.totals(store, "from-kafka")).isEqualTo(all);
       assertThat(topic.committed("eventide.from-kafka.source")).isZero();
+    }
+  }
+
+  @Test
+  void aResetPipelineReadsItsTopicAgainFromTheStart() throws Exception {
+    String topicName = "eventide.reset-kafka.clicks";
+    try (EventTopic topic = new EventTopic(topicName)) {
+      define("reset-kafka", EventTopic.definition(topicName));
+      topic.sendTwentyEventsAndOneThatIsNotJson();
+      await()
+          .atMost(PATIENCE)
+          .until(() -> topic.totals(store, "reset-kafka").equals(EventTopic.SUMS));
+
+      // The source keeps running through the reset; the state it fed is gone, so is its position.
+      client
+          .put()
+          .uri("/pipelines/reset-kafka?reset=true")
+          .contentType(MediaType.APPLICATION_JSON)
+          .bodyValue(EventTopic.definition(topicName))
+          .exchange()
+          .expectStatus()
+          .isOk();
+      topic.send(1, "c", event("c", "12:00:00", 1, "late-comer"));
+      await().atMost(PATIENCE).until(() -> topic.totals(store, "reset-kafka").containsKey("c"));
+      Map<String, Double> all = new HashMap<>(EventTopic.SUMS);
+      all.put("c", 1.0);
+      await().atMost(PATIENCE).until(() -> topic.totals(store, "reset-kafka").equals(all));
     }
   }
 }
