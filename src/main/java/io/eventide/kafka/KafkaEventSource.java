@@ -71,20 +71,22 @@ class KafkaEventSource
   }
 
   /**
-   * Goes on from where this process stands in a partition; without a position of its own, from the
-   * group's committed offset when the store is durable, else from the start position.
+   * Goes on from where this process stands in a partition. With a durable store, from the group's
+   * committed offset when that is further (another process applied more, into the same state), else
+   * from the start position when this process has no position.
    */
   @Override
   public void onPartitionsAssigned(
       Map<TopicPartition, Long> partitions, ConsumerSeekCallback callback) {
     assigned.addAll(partitions.keySet());
     List<TopicPartition> fresh = new ArrayList<>();
-    for (TopicPartition p : partitions.keySet()) {
-      Long next = positions.next(p);
-      if (next != null) {
-        callback.seek(p.topic(), p.partition(), next);
-      } else {
-        fresh.add(p);
+    for (Map.Entry<TopicPartition, Long> p : partitions.entrySet()) {
+      Long next = positions.next(p.getKey());
+      Long committed = p.getValue();
+      if (next == null) {
+        fresh.add(p.getKey());
+      } else if (!durable || committed == null || next > committed) {
+        callback.seek(p.getKey().topic(), p.getKey().partition(), next);
       }
     }
     if (!durable) {
