@@ -1,5 +1,8 @@
 package io.eventide.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.eventide.state.OutputStore;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -20,6 +23,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class EventTopic implements AutoCloseable {
   /** The sums of key a (2 + 4 + ... + 20) and b (1 + 3 + ... + 19) of the twenty events. */
   static final Map<String, Double> SUMS = Map.of("a", 110.0, "b", 100.0);
+
+  /** The sums once {@link #sendLateComer} was counted too. */
+  static final Map<String, Double> SUMS_AND_LATE_COMER = Map.of("a", 110.0, "b", 100.0, "c", 1.0);
 
   private final String name;
   private final Admin admin;
@@ -62,10 +68,22 @@ final class EventTopic implements AutoCloseable {
     send(0, "bad", "{not json");
   }
 
+  /** One more event, of key c, after the twenty. */
+  void sendLateComer(int partition) throws Exception {
+    send(partition, "c", KafkaIntegrationTest.event("c", "12:00:00", 1, "late-comer"));
+  }
+
   void send(int partition, String key, String value) throws Exception {
     producer
         .send(new ProducerRecord<>(name, partition, key, value.getBytes(StandardCharsets.UTF_8)))
         .get();
+  }
+
+  /** Waits until the latest results of a pipeline's keys are {@code expected}. */
+  void awaitTotals(OutputStore store, String pipeline, Map<String, Double> expected) {
+    await()
+        .atMost(KafkaIntegrationTest.PATIENCE)
+        .untilAsserted(() -> assertThat(totals(store, pipeline)).isEqualTo(expected));
   }
 
   /** The latest result of every key of a pipeline. */

@@ -1,12 +1,9 @@
 package io.eventide.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.eventide.core.WatermarkTracker;
 import io.eventide.state.OutputStore;
-import java.util.HashMap;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
@@ -26,9 +23,7 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
     try (EventTopic topic = new EventTopic(TOPIC)) {
       define("from-kafka", EventTopic.definition(TOPIC));
       topic.sendTwentyEventsAndOneThatIsNotJson();
-      await()
-          .atMost(PATIENCE)
-          .until(() -> topic.totals(store, "from-kafka").equals(EventTopic.SUMS));
+      topic.awaitTotals(store, "from-kafka", EventTopic.SUMS);
       assertThat(read("eventide.from-kafka.dead-letters", 1))
           .singleElement()
           .satisfies(r -> assertThat(value(r).get("reason").stringValue()).isEqualTo("invalid"));
@@ -40,11 +35,8 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
       // the pipeline must count the topic from the start, not from offsets a lost state committed.
       client.delete().uri("/pipelines/from-kafka").exchange().expectStatus().isNoContent();
       define("from-kafka", EventTopic.definition(TOPIC));
-      topic.send(0, "c", event("c", "12:00:00", 1, "late-comer"));
-      await().atMost(PATIENCE).until(() -> topic.totals(store, "from-kafka").containsKey("c"));
-      Map<String, Double> all = new HashMap<>(EventTopic.SUMS);
-      all.put("c", 1.0);
-      assertThat(topic.totals(store, "from-kafka")).isEqualTo(all);
+      topic.sendLateComer(0);
+      topic.awaitTotals(store, "from-kafka", EventTopic.SUMS_AND_LATE_COMER);
       assertThat(topic.committed("eventide.from-kafka.source")).isZero();
     }
   }
@@ -55,9 +47,7 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
     try (EventTopic topic = new EventTopic(topicName)) {
       define("reset-kafka", EventTopic.definition(topicName));
       topic.sendTwentyEventsAndOneThatIsNotJson();
-      await()
-          .atMost(PATIENCE)
-          .until(() -> topic.totals(store, "reset-kafka").equals(EventTopic.SUMS));
+      topic.awaitTotals(store, "reset-kafka", EventTopic.SUMS);
 
       // The source keeps running through the reset; the state it fed is gone, so is its position.
       client
@@ -68,11 +58,8 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
           .exchange()
           .expectStatus()
           .isOk();
-      topic.send(1, "c", event("c", "12:00:00", 1, "late-comer"));
-      await().atMost(PATIENCE).until(() -> topic.totals(store, "reset-kafka").containsKey("c"));
-      Map<String, Double> all = new HashMap<>(EventTopic.SUMS);
-      all.put("c", 1.0);
-      await().atMost(PATIENCE).until(() -> topic.totals(store, "reset-kafka").equals(all));
+      topic.sendLateComer(1);
+      topic.awaitTotals(store, "reset-kafka", EventTopic.SUMS_AND_LATE_COMER);
     }
   }
 }
