@@ -81,7 +81,9 @@ public class KafkaConfiguration {
           new KafkaProducer<>(props),
           eventideKafkaAdmin,
           settings.outboxCapacity(),
-          settings.retryBackoff());
+          settings.retryBackoff(),
+          settings.maxRetryBackoff(),
+          settings.parkAfter());
     }
 
     @Bean
@@ -116,9 +118,10 @@ public class KafkaConfiguration {
         ListenerContainers kafkaListenerContainers,
         Streams streams,
         KafkaNamespace kafkaNamespace,
-        KafkaSettings settings) {
+        KafkaSettings settings,
+        PipelineRuntimes runtimes) {
       return new KafkaStreamSources(
-          kafkaListenerContainers, streams, kafkaNamespace, settings.streams());
+          kafkaListenerContainers, streams, kafkaNamespace, settings.streams(), runtimes.durable());
     }
 
     /** The outbox's fate counters, so that operators can alert on Kafka trouble. */
@@ -129,7 +132,12 @@ public class KafkaConfiguration {
             .description("Records the broker refused for good (too large, not authorised)")
             .register(registry);
         FunctionCounter.builder("eventide.kafka.outbox.dropped", outbox, KafkaOutbox::dropped)
-            .description("Records dropped because the outbox was full while Kafka was away")
+            .description(
+                "Records dropped because the outbox was full while Kafka was away, or their topic"
+                    + " was parked")
+            .register(registry);
+        Gauge.builder("eventide.kafka.outbox.parked", outbox, KafkaOutbox::parked)
+            .description("Topics parked: refused for long while other topics were delivered")
             .register(registry);
         Gauge.builder("eventide.kafka.outbox.pending", outbox, KafkaOutbox::pending)
             .description("Records waiting to be sent or acknowledged")

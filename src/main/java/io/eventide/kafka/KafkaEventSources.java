@@ -7,11 +7,13 @@ import io.eventide.runtime.PipelineRuntimes;
 import java.util.HashMap;
 import java.util.Map;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.KafkaMessageListenerContainer;
 
 /**
  * One listener container per pipeline with a Kafka source, started and stopped with the pipeline.
- * Partitions are assigned through the source's consumer group.
+ * Partitions are assigned through the source's consumer group; where the source stands is kept per
+ * pipeline ({@link SourcePositions}) until it is deleted.
  */
 public class KafkaEventSources implements PipelineLifecycleListener, DisposableBean {
   private record Running(
@@ -21,11 +23,17 @@ public class KafkaEventSources implements PipelineLifecycleListener, DisposableB
 
   private final ListenerContainers containers;
   private final PipelineRuntimes runtimes;
+  private final boolean durable;
+  private final StartPosition start;
   private final Map<String, Running> running = new HashMap<>();
+  private final Map<String, SourcePositions> positions = new HashMap<>();
 
   KafkaEventSources(ListenerContainers containers, PipelineRuntimes runtimes) {
     this.containers = containers;
     this.runtimes = runtimes;
+    // Offsets are committed to the group only when the state they stand for survives a restart.
+    this.durable = runtimes.durable();
+    this.start = containers.startPosition();
   }
 
   @Override
@@ -46,21 +54,36 @@ public class KafkaEventSources implements PipelineLifecycleListener, DisposableB
   @Override
   public synchronized void deleted(String name) {
     stop(name);
+    positions.remove(name);
   }
 
-  /** Starts consuming for the pipeline from its group's committed offsets. */
+  /**
+   * Starts consuming for the pipeline: from where this process stands, else from its group's
+   * committed offsets with a durable store, else from the start position.
+   */
   public synchronized void start(PipelineDefinition definition) {
     KafkaSourceDefinition source = definition.source().kafka();
-    KafkaEventSource listener = new KafkaEventSource(runtimes, definition);
+    KafkaEventSource listener =
+        new KafkaEventSource(
+            runtimes,
+            definition,
+            positions.computeIfAbsent(definition.name(), n -> new SourcePositions(durable)),
+            durable,
+            start);
     running.put(
         definition.name(),
         new Running(
             source,
             listener,
-            containers.start(definition.name(), source.topic(), source.group(), listener)));
+            containers.start(
+                definition.name(),
+                source.topic(),
+                source.group(),
+                listener,
+                ContainerProperties.AckMode.MANUAL)));
   }
 
-  /** Stops consuming for the pipeline; what was applied but not committed is read again later. */
+  /** Stops consuming for the pipeline; it goes on from where it stood when started again. */
   public synchronized void stop(String name) {
     Running r = running.remove(name);
     if (r != null) {

@@ -1,16 +1,16 @@
 package io.eventide.kafka;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -25,55 +25,124 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * The one way records reach Kafka. Shard threads only {@link #offer} (never blocking); a single
- * sender thread hands the records to the producer in the order they were offered, so panes of one
- * key keep their order. A record the producer refuses (no metadata, buffer full: the broker is
- * away) is offered again, the same record first, until it is taken; once taken, the idempotent
- * producer retries it in order for as long as it takes.
+ * The one way records reach Kafka. Shard threads only {@link #offer} (never blocking); a sender
+ * thread hands the records to the producer, each topic's in the order they were offered, so panes
+ * of one key keep their order. Each topic is a destination of its own, so that one that does not
+ * resolve (a missing topic that cannot be created, a name that collides) holds up no other:
+ *
+ * <ul>
+ *   <li>a topic is sent to only once the cluster has shown it exists (asked without blocking the
+ *       sender), and created with its cleanup policy first if it does not;
+ *   <li>a record the producer refuses (no metadata, buffer full) stays at the head of its topic,
+ *       which backs off, doubling from {@code retryBackoff} up to {@code maxRetryBackoff}, while
+ *       the other topics go on; once taken, the idempotent producer retries it in order for as long
+ *       as it takes;
+ *   <li>a topic still refused {@code parkAfter} after it began to fail, while records of other
+ *       topics were delivered meanwhile (so it is the topic, not the cluster), is <b>parked</b>:
+ *       its records are dropped and counted, so that it cannot fill the outbox that the others
+ *       share, and it is tried again every {@code maxRetryBackoff} until it resolves. While the
+ *       whole cluster is away nothing is parked: the records wait, up to the capacity.
+ * </ul>
  */
 public class KafkaOutbox implements DisposableBean {
   private static final Logger log = LoggerFactory.getLogger(KafkaOutbox.class);
 
-  /** A record and the cleanup policy its topic gets if Eventide creates it. */
-  private record Outgoing(ProducerRecord<String, byte[]> record, String cleanupPolicy) {}
+  /** Records of one topic handed to the producer before the sender looks at the next topic. */
+  private static final int TURN = 500;
 
-  private final LinkedBlockingQueue<Outgoing> queue;
+  /** Where a destination stands with the cluster. */
+  private enum Standing {
+    /** Not known to exist (yet, or since a refusal); asked about when it is due. */
+    UNKNOWN,
+    /** Being asked about (created, then described), off the sender thread. */
+    ASKING,
+    READY
+  }
+
+  /** One topic: its records in order, and how it has fared. Guarded by the outbox's lock. */
+  private static final class Destination {
+    final String topic;
+    final String cleanupPolicy;
+    final ArrayDeque<ProducerRecord<String, byte[]>> queue = new ArrayDeque<>();
+    Standing standing = Standing.UNKNOWN;
+
+    /** Refused for a while although other topics were delivered: its records are dropped. */
+    boolean parked;
+
+    int failures;
+    long retryAt;
+    long failingSince;
+    long deliveredWhenFailing;
+    String lastError;
+
+    Destination(String topic, String cleanupPolicy) {
+      this.topic = topic;
+      this.cleanupPolicy = cleanupPolicy;
+    }
+  }
+
+  /** A topic that is failing or parked, for health and logs. */
+  public record Trouble(String topic, boolean parked, int failures, String lastError) {}
+
+  private final Object lock = new Object();
+  private final Map<String, Destination> destinations = new LinkedHashMap<>();
   private final Producer<String, byte[]> producer;
   private final Admin admin;
+  private final int capacity;
   private final Duration retryBackoff;
-  private final Set<String> ensuredTopics = ConcurrentHashMap.newKeySet();
+  private final Duration maxRetryBackoff;
+  private final Duration parkAfter;
   private final AtomicLong delivered = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong unacknowledged = new AtomicLong();
   private final Thread sender;
+
+  /** Records queued over all destinations; guarded by lock. */
+  private int queued;
+
   private volatile boolean running = true;
 
   public KafkaOutbox(
-      Producer<String, byte[]> producer, Admin admin, int capacity, Duration retryBackoff) {
+      Producer<String, byte[]> producer,
+      Admin admin,
+      int capacity,
+      Duration retryBackoff,
+      Duration maxRetryBackoff,
+      Duration parkAfter) {
     this.producer = producer;
     this.admin = admin;
+    this.capacity = capacity;
     this.retryBackoff = retryBackoff;
-    this.queue = new LinkedBlockingQueue<>(capacity);
+    this.maxRetryBackoff = maxRetryBackoff;
+    this.parkAfter = parkAfter;
     this.sender = new Thread(this::run, "eventide-kafka-sender");
     sender.setDaemon(true);
     sender.start();
   }
 
   /**
-   * Queues a record without waiting; false (and counted) when the outbox is full.
+   * Queues a record without waiting; false (and counted) when the outbox is full or its topic is
+   * parked.
    *
    * @param cleanupPolicy {@code compact} or {@code delete}: the topic is created with it before its
    *     first record, unless it exists
    */
   public boolean offer(ProducerRecord<String, byte[]> record, String cleanupPolicy) {
-    if (queue.offer(new Outgoing(record, cleanupPolicy))) {
-      return true;
+    synchronized (lock) {
+      Destination d =
+          destinations.computeIfAbsent(record.topic(), t -> new Destination(t, cleanupPolicy));
+      if (!d.parked && queued < capacity) {
+        d.queue.addLast(record);
+        queued++;
+        lock.notifyAll();
+        return true;
+      }
     }
     if (dropped.getAndIncrement() % 10_000 == 0) {
       log.error(
-          "Kafka outbox full ({} records): dropping records for {} (dropped so far: {})",
-          queue.size(),
+          "Kafka outbox dropping records for {}: the outbox is full or the topic is parked"
+              + " (dropped so far: {})",
           record.topic(),
           dropped.get());
     }
@@ -82,14 +151,16 @@ public class KafkaOutbox implements DisposableBean {
 
   /** Records offered but not yet confirmed by the broker. */
   public long pending() {
-    return queue.size() + unacknowledged.get();
+    synchronized (lock) {
+      return queued + unacknowledged.get();
+    }
   }
 
   public long delivered() {
     return delivered.get();
   }
 
-  /** Records refused because the outbox was full. */
+  /** Records dropped because the outbox was full or their topic was parked. */
   public long dropped() {
     return dropped.get();
   }
@@ -99,26 +170,118 @@ public class KafkaOutbox implements DisposableBean {
     return failed.get();
   }
 
+  /** Topics that are failing or parked now. */
+  public List<Trouble> troubles() {
+    List<Trouble> out = new ArrayList<>();
+    synchronized (lock) {
+      for (Destination d : destinations.values()) {
+        if (d.failures > 0) {
+          out.add(new Trouble(d.topic, d.parked, d.failures, d.lastError));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Topics parked now. */
+  public long parked() {
+    return troubles().stream().filter(Trouble::parked).count();
+  }
+
   private void run() {
     while (running) {
-      Outgoing record;
       try {
-        record = queue.take();
+        sendDue();
       } catch (InterruptedException e) {
         return;
-      }
-      while (running && !send(record)) {
-        pause();
       }
     }
   }
 
-  /** Hands one record to the producer; false when it must be offered again. */
-  private boolean send(Outgoing outgoing) {
-    ProducerRecord<String, byte[]> record = outgoing.record();
-    if (!ensureTopic(record.topic(), outgoing.cleanupPolicy())) {
-      return false;
+  /** One round over the destinations: asks about those due, sends a turn of each ready one. */
+  private void sendDue() throws InterruptedException {
+    List<Destination> ready = new ArrayList<>();
+    synchronized (lock) {
+      long now = System.nanoTime();
+      long wake = Long.MAX_VALUE;
+      for (Destination d : destinations.values()) {
+        boolean due = now - d.retryAt >= 0;
+        if (d.standing == Standing.UNKNOWN && due && (!d.queue.isEmpty() || d.parked)) {
+          d.standing = Standing.ASKING;
+          ask(d);
+        } else if (d.standing == Standing.READY && due && !d.queue.isEmpty()) {
+          ready.add(d);
+        } else if (!due) {
+          wake = Math.min(wake, d.retryAt - now);
+        }
+      }
+      if (ready.isEmpty()) {
+        long waitMillis =
+            wake == Long.MAX_VALUE ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wake));
+        lock.wait(waitMillis);
+        return;
+      }
     }
+    for (Destination d : ready) {
+      for (int i = 0; i < TURN && running; i++) {
+        ProducerRecord<String, byte[]> head;
+        synchronized (lock) {
+          head = d.queue.peekFirst();
+        }
+        if (head == null || !send(d, head)) {
+          break;
+        }
+        synchronized (lock) {
+          d.queue.pollFirst();
+          queued--;
+        }
+      }
+    }
+  }
+
+  /**
+   * Asks the cluster, off the sender thread, whether a topic exists, creating it first (with its
+   * cleanup policy, which the broker's auto-creation would get wrong for a changelog).
+   */
+  private void ask(Destination d) {
+    NewTopic spec =
+        new NewTopic(d.topic, Optional.empty(), Optional.empty())
+            .configs(Map.of("cleanup.policy", d.cleanupPolicy));
+    admin
+        .createTopics(List.of(spec))
+        .all()
+        .toCompletionStage()
+        // The topic exists, or creating it is not ours to do: whether it is there decides, and
+        // why it could not be created says why, if it is not.
+        .handle((v, error) -> error == null ? null : cause(error))
+        .thenCompose(
+            notCreated ->
+                admin
+                    .describeTopics(List.of(d.topic))
+                    .allTopicNames()
+                    .toCompletionStage()
+                    .handle(
+                        (described, error) ->
+                            error == null
+                                ? null
+                                : notCreated == null || notCreated instanceof TopicExistsException
+                                    ? cause(error)
+                                    : notCreated))
+        .thenAccept(
+            refusal -> {
+              synchronized (lock) {
+                if (refusal == null) {
+                  resolved(d);
+                } else {
+                  refused(d, refusal);
+                }
+                lock.notifyAll();
+              }
+            });
+  }
+
+  /** Hands one record to the producer; false when the destination must back off. */
+  private boolean send(Destination d, ProducerRecord<String, byte[]> record) {
     unacknowledged.incrementAndGet();
     Future<RecordMetadata> sent;
     try {
@@ -138,7 +301,7 @@ public class KafkaOutbox implements DisposableBean {
               });
     } catch (KafkaException e) {
       unacknowledged.decrementAndGet();
-      return refused(record, e);
+      return gaveUp(d, record, e);
     }
     // A record the producer could not take (no metadata within max.block.ms, buffer full) comes
     // back as a failed future at once, never from a request in flight.
@@ -146,7 +309,7 @@ public class KafkaOutbox implements DisposableBean {
       try {
         sent.get();
       } catch (ExecutionException e) {
-        return refused(record, e.getCause());
+        return gaveUp(d, record, e.getCause());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         running = false;
@@ -156,10 +319,12 @@ public class KafkaOutbox implements DisposableBean {
     return true;
   }
 
-  /** Whether the record is done with (true) or must be offered again (false). */
-  private boolean refused(ProducerRecord<String, byte[]> record, Throwable e) {
+  /** Whether the record is done with (true: rejected for good) or must wait (false). */
+  private boolean gaveUp(Destination d, ProducerRecord<String, byte[]> record, Throwable e) {
     if (e instanceof RetriableException || e.getCause() instanceof RetriableException) {
-      log.warn("Kafka unavailable for {}, will retry: {}", record.topic(), e.getMessage());
+      synchronized (lock) {
+        refused(d, e);
+      }
       return false;
     }
     failed.incrementAndGet();
@@ -167,61 +332,70 @@ public class KafkaOutbox implements DisposableBean {
     return true;
   }
 
-  /**
-   * Creates the topic with its cleanup policy before its first record, as the broker's
-   * auto-creation would give a compacted changelog the wrong policy.
-   *
-   * @return false when the cluster did not answer, so that the record waits for it
-   */
-  private boolean ensureTopic(String topic, String cleanupPolicy) {
-    if (ensuredTopics.contains(topic)) {
-      return true;
+  /** The topic exists: its records go. Called under the lock. */
+  private void resolved(Destination d) {
+    if (d.failures > 0) {
+      log.info(
+          "Kafka topic {} resolved after {} failed attempts{}",
+          d.topic,
+          d.failures,
+          d.parked ? "; no longer parked" : "");
     }
-    NewTopic spec =
-        new NewTopic(topic, Optional.empty(), Optional.empty())
-            .configs(Map.of("cleanup.policy", cleanupPolicy));
-    try {
-      admin
-          .createTopics(List.of(spec))
-          .all()
-          .get(retryBackoff.toMillis() * 5, TimeUnit.MILLISECONDS);
-      ensuredTopics.add(topic);
-      return true;
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RetriableException) {
-        log.warn("Kafka unavailable, cannot create topic {}: {}", topic, e.getCause().getMessage());
-        return false;
-      }
-      // The topic exists, or creating it is not ours to do: the records go to it as it is.
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        log.warn("not creating topic {}: {}", topic, e.getCause().getMessage());
-      }
-      ensuredTopics.add(topic);
-      return true;
-    } catch (TimeoutException e) {
-      log.warn("Kafka unavailable, cannot create topic {}: no answer", topic);
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      running = false;
-      return false;
-    }
+    d.standing = Standing.READY;
+    d.parked = false;
+    d.failures = 0;
+    d.retryAt = System.nanoTime();
+    d.lastError = null;
   }
 
-  private void pause() {
-    try {
-      Thread.sleep(retryBackoff.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      running = false;
+  /** The topic was refused: it backs off, and is parked if it alone keeps failing. Under lock. */
+  private void refused(Destination d, Throwable e) {
+    long now = System.nanoTime();
+    if (d.failures == 0) {
+      d.failingSince = now;
+      d.deliveredWhenFailing = delivered.get();
+      log.warn("Kafka refused topic {}, will retry: {}", d.topic, e.getMessage());
     }
+    d.failures++;
+    d.lastError = e.getMessage();
+    // Asked about again when due: a refused send may mean the topic went away.
+    d.standing = Standing.UNKNOWN;
+    boolean othersDelivered = delivered.get() > d.deliveredWhenFailing;
+    if (!d.parked && now - d.failingSince >= parkAfter.toNanos() && othersDelivered) {
+      d.parked = true;
+      dropped.addAndGet(d.queue.size());
+      queued -= d.queue.size();
+      log.error(
+          "Kafka topic {} parked after failing for {} while other topics were delivered: its {}"
+              + " queued records are dropped, and so are new ones until it resolves: {}",
+          d.topic,
+          parkAfter,
+          d.queue.size(),
+          d.lastError);
+      d.queue.clear();
+    }
+    long backoff =
+        d.parked
+            ? maxRetryBackoff.toNanos()
+            : Math.min(
+                maxRetryBackoff.toNanos(), retryBackoff.toNanos() << Math.min(d.failures - 1, 20));
+    d.retryAt = now + backoff;
+  }
+
+  private static Throwable cause(Throwable e) {
+    Throwable t = e;
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
   }
 
   /** Gives what is queued a moment to leave, then closes the producer. */
   @Override
   public void destroy() throws InterruptedException {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (!queue.isEmpty() && System.nanoTime() < until) {
+    while (pending() > 0 && System.nanoTime() < until) {
       Thread.sleep(50);
     }
     running = false;

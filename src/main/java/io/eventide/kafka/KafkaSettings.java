@@ -19,7 +19,12 @@ import org.springframework.validation.annotation.Validated;
  * @param outboxCapacity records (panes and dead letters) kept in memory while Kafka is unreachable,
  *     on top of what the producer's own buffer ({@code buffer.memory}) holds; beyond it new records
  *     are dropped and counted
- * @param retryBackoff how long the sender waits before offering a refused record again
+ * @param retryBackoff how long the sender waits before offering a refused record again, at first:
+ *     the wait doubles with every refusal of the same topic; also the source's retry interval
+ * @param maxRetryBackoff the longest wait between two tries of a refused topic, and the interval at
+ *     which a parked topic is tried again
+ * @param parkAfter how long a topic may keep being refused, while other topics are delivered,
+ *     before it is parked: its records dropped and counted, so that it cannot fill the outbox
  * @param healthTimeout how long the health check waits for the cluster to answer
  * @param namespace the prefix of every pipeline's Kafka names: pipeline {@code p} may name topics
  *     and groups {@code <namespace>p.<part>} (no dot in the part) and no others, unless granted
@@ -35,6 +40,8 @@ public record KafkaSettings(
     @DefaultValue("false") boolean enabled,
     @DefaultValue("100000") @Min(1) int outboxCapacity,
     @DefaultValue("1s") Duration retryBackoff,
+    @DefaultValue("1m") Duration maxRetryBackoff,
+    @DefaultValue("1m") Duration parkAfter,
     @DefaultValue("2s") Duration healthTimeout,
     @DefaultValue("eventide.")
         @Pattern(

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.KafkaMessageListenerContainer;
 
 /**
@@ -23,11 +24,24 @@ class KafkaStreamSources implements DisposableBean {
   /** A stream's source with the default names filled in. */
   record Resolved(String stream, String topic, String group) {}
 
+  /**
+   * @param durable whether the state store keeps state across a restart; stream sources commit
+   *     their offsets to the group and need one that does
+   * @throws IllegalStateException for stream sources over a store that does not: committed offsets
+   *     would tell the next process that events were counted whose effect died with this one
+   */
   KafkaStreamSources(
       ListenerContainers containers,
       Streams streams,
       KafkaNamespace namespace,
-      List<KafkaSettings.StreamSource> configured) {
+      List<KafkaSettings.StreamSource> configured,
+      boolean durable) {
+    if (!configured.isEmpty() && !durable) {
+      throw new IllegalStateException(
+          "eventide.kafka.streams needs eventide.state.store=redis: a stream's source commits its"
+              + " offsets to the group, and with the memory store the counts they stand for are"
+              + " lost on a restart");
+    }
     this.containers = containers;
     this.streams = streams;
     this.sources = resolve(namespace, configured);
@@ -84,7 +98,8 @@ class KafkaStreamSources implements DisposableBean {
               "stream-" + s.stream(),
               s.topic(),
               s.group(),
-              new KafkaStreamSource(streams, s.stream())));
+              new KafkaStreamSource(streams, s.stream()),
+              ContainerProperties.AckMode.BATCH));
     }
   }
 

@@ -7,9 +7,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.GenericMessageListener;
 import org.springframework.kafka.listener.KafkaMessageListenerContainer;
 import org.springframework.util.backoff.FixedBackOff;
 
@@ -23,18 +23,33 @@ final class ListenerContainers {
     this.retryBackoff = retryBackoff;
   }
 
-  /** A started container reading {@code topic} in {@code group}, from its committed offsets. */
+  /** Where a partition with no committed offset is read from: {@code auto.offset.reset}. */
+  StartPosition startPosition() {
+    return StartPosition.of(consumerProperties.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG));
+  }
+
+  /**
+   * A started container reading {@code topic} in {@code group}, from its committed offsets.
+   *
+   * @param listener a batch listener: with {@link ContainerProperties.AckMode#BATCH} the container
+   *     commits a poll's offsets once it returns, with {@link ContainerProperties.AckMode#MANUAL}
+   *     the listener acknowledges them itself, or not
+   */
   KafkaMessageListenerContainer<String, byte[]> start(
-      String name, String topic, String group, BatchMessageListener<String, byte[]> listener) {
+      String name,
+      String topic,
+      String group,
+      GenericMessageListener<?> listener,
+      ContainerProperties.AckMode ackMode) {
     Map<String, Object> props = new HashMap<>(consumerProperties);
-    // Offsets are committed by the container after each batch is applied, never in between.
+    // Offsets are committed after each batch is applied, never in between.
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     ContainerProperties container = new ContainerProperties(topic);
-    container.setAckMode(ContainerProperties.AckMode.BATCH);
+    container.setAckMode(ackMode);
     container.setMessageListener(listener);
     container.setClientId("eventide-" + name);
     KafkaMessageListenerContainer<String, byte[]> c =

@@ -25,16 +25,16 @@ import org.slf4j.LoggerFactory;
  * queued, and only then publishes their panes and dead letters: a pane a dashboard sees is in the
  * pane log, and a 202 means the batch is in the store.
  *
- * <p>A commit waits for the shard steps it gathers and for the commit before it. When durable state
- * fails to commit, the engines are ahead of the store, so every later commit fails too and the
- * runtime reports itself failed, to be rebuilt from the store.
+ * <p>A commit waits for the shard steps it gathers and for the commit before it. When a step throws
+ * or a commit fails, the engines are ahead of the store (a step that threw may have changed its
+ * shard half way, and left panes behind for the next step), with the memory store as with Redis: so
+ * every later commit fails too and the runtime reports itself failed, to be rebuilt from the store.
  */
 final class Committer {
   private static final Logger log = LoggerFactory.getLogger(Committer.class);
 
   private final String pipeline;
   private final PipelineState state;
-  private final boolean durable;
   private final PaneListener panes;
   private final DeadLetterListener deadLetters;
   private final Executor pool;
@@ -48,7 +48,6 @@ final class Committer {
   Committer(
       String pipeline,
       PipelineState state,
-      boolean durable,
       PaneListener panes,
       DeadLetterListener deadLetters,
       Executor pool,
@@ -57,7 +56,6 @@ final class Committer {
     this.pool = pool;
     this.observer = observer;
     this.state = state;
-    this.durable = durable;
     this.panes = panes;
     this.deadLetters = deadLetters;
   }
@@ -92,9 +90,7 @@ final class Committer {
     try {
       write(steps, tracker, rejected, stepError, done);
     } catch (RuntimeException e) {
-      if (durable) {
-        failure = e;
-      }
+      failure = e;
       done.completeExceptionally(e);
     }
   }
@@ -104,7 +100,7 @@ final class Committer {
     return tail.handle((v, error) -> null);
   }
 
-  /** Whether durable state failed to commit; the runtime must then be rebuilt from the store. */
+  /** Whether a step or a commit failed; the runtime must then be rebuilt from the store. */
   boolean failed() {
     return failure != null;
   }
@@ -122,11 +118,8 @@ final class Committer {
       return;
     }
     if (stepError != null) {
-      Throwable cause = unwrap(stepError);
-      if (durable) {
-        failure = cause;
-      }
-      done.completeExceptionally(cause);
+      failure = unwrap(stepError);
+      done.completeExceptionally(failure);
       return;
     }
     List<ShardChanges> changes = new ArrayList<>();

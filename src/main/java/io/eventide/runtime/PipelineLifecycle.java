@@ -9,12 +9,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 /**
@@ -24,7 +28,7 @@ import reactor.util.retry.Retry;
  * the caller asks for a reset, which drops the state explicitly.
  */
 @Component
-public class PipelineLifecycle {
+public class PipelineLifecycle implements DisposableBean {
   private static final Logger log = LoggerFactory.getLogger(PipelineLifecycle.class);
 
   private final PipelineRegistry registry;
@@ -33,6 +37,10 @@ public class PipelineLifecycle {
   private final StateStore store;
   private final List<PipelineLifecycleListener> listeners;
   private final Streams streams;
+  private final Scheduler followUps =
+      Schedulers.fromExecutorService(
+          Executors.newSingleThreadExecutor(DaemonThreads.named("eventide-lifecycle")),
+          "eventide-lifecycle");
 
   public PipelineLifecycle(
       PipelineRegistry registry,
@@ -109,7 +117,7 @@ public class PipelineLifecycle {
                       stored ->
                           (drop ? dropState(name) : Mono.<Void>empty())
                               .then(
-                                  Mono.fromRunnable(
+                                  followUp(
                                       () -> {
                                         if (!drop) {
                                           runtimes.redefine(next);
@@ -144,13 +152,29 @@ public class PipelineLifecycle {
   public Mono<Boolean> delete(String name) {
     return registry
         .delete(name)
-        .flatMap(found -> (found ? dropState(name) : Mono.<Void>empty()).thenReturn(found))
-        .doOnNext(
-            found -> {
-              if (found) {
-                listeners.forEach(l -> l.deleted(name));
-              }
-            });
+        .flatMap(
+            found ->
+                found
+                    ? dropState(name)
+                        .then(followUp(() -> listeners.forEach(l -> l.deleted(name))))
+                        .thenReturn(true)
+                    : Mono.just(false));
+  }
+
+  /**
+   * Runs what follows a stored definition or delete on the lifecycle's own thread: the store's
+   * answer arrives on the thread that reads its replies (Lettuce's, with Redis), and a listener may
+   * block (stopping a Kafka source waits for its consumer, which may itself wait for a Redis
+   * reply), which would hold up every Redis reply of the service meanwhile. One thread, so that
+   * follow-ups run in the order their changes were stored.
+   */
+  private Mono<Void> followUp(Runnable work) {
+    return Mono.<Void>fromRunnable(work).subscribeOn(followUps);
+  }
+
+  @Override
+  public void destroy() {
+    followUps.dispose();
   }
 
   /**

@@ -69,8 +69,7 @@ public final class PipelineRuntime {
       IngestBounds bounds) {
     this.clock = clock;
     this.observer = observer;
-    this.committer =
-        new Committer(definition.name(), state, durable, panes, deadLetters, pool, observer);
+    this.committer = new Committer(definition.name(), state, panes, deadLetters, pool, observer);
     this.shards = new Shard[state.shardCount()];
     long watermark = Time.MAX;
     for (int i = 0; i < shards.length; i++) {
@@ -122,7 +121,10 @@ public final class PipelineRuntime {
             });
   }
 
-  /** Whether durable state failed to commit, so that the runtime must be rebuilt from the store. */
+  /**
+   * Whether a step or a commit failed, so that the runtime must be rebuilt from the store: with the
+   * memory store, from nothing, as after a restart.
+   */
   public boolean failed() {
     return committer.failed();
   }

@@ -43,8 +43,9 @@ import reactor.util.retry.Retry;
  * The running pipelines. Shards of every pipeline share one pool of worker threads, and one
  * scheduler thread beats the wall clock for all of them: no thread or task per timer.
  *
- * <p>A runtime starts from what the state store holds. One whose durable state failed to commit is
- * replaced by a fresh one read from the store, on its next use or beat, once the store answers.
+ * <p>A runtime starts from what the state store holds. One whose step or commit failed is replaced
+ * by a fresh one read from the store, on its next use or beat, once the store answers: with the
+ * memory store, a fresh one with no windows, as after a restart.
  */
 @Component
 public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
@@ -104,7 +105,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
 
   /**
    * A pipeline's runtime, started when it is not running (reading its state from the store) and
-   * restarted from the store when its durable state failed to commit. Never blocks.
+   * restarted from the store when a step or commit of it failed. Never blocks.
    *
    * @return fails with {@link StateUnavailableException} when the store cannot be reached, or
    *     {@link RuntimeClosedException} while the pipeline is being reset or deleted
@@ -191,7 +192,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
         });
   }
 
-  /** Whether a finished start failed, or its runtime's durable state did. */
+  /** Whether a finished start failed, or a step or commit of its runtime did. */
   private static boolean failed(CompletableFuture<PipelineRuntime> started) {
     return started.isCompletedExceptionally() || started.join().failed();
   }
@@ -212,6 +213,11 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
       // One still starting takes the definition once it has; the registry has it already.
       r.thenAccept(runtime -> runtime.redefine(definition));
     }
+  }
+
+  /** Whether the state store keeps what the runtimes apply across a restart. */
+  public boolean durable() {
+    return store.durable();
   }
 
   /** A pipeline's runtime when it is running and healthy, else null. */
@@ -381,7 +387,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   }
 
   /**
-   * Beats every pipeline. One whose durable state failed is restarted from the store in the
+   * Beats every pipeline. One whose step or commit failed is restarted from the store in the
    * background and beaten once it has started, so that no pipeline's store trouble holds up the
    * clock of the others.
    */

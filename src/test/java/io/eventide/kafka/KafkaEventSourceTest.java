@@ -1,76 +1,65 @@
 package io.eventide.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.eventide.core.WatermarkTracker;
-import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
+import io.eventide.state.OutputStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 
+/**
+ * The event source with the memory store, which keeps nothing across a restart: nothing is
+ * committed to the group, and a pipeline that lost its state reads its topic again from the start.
+ */
 class KafkaEventSourceTest extends KafkaIntegrationTest {
   private static final String TOPIC = "eventide.from-kafka.clicks";
 
-  @Autowired KafkaEventSources sources;
-  @Autowired DuplicateCounter duplicates;
+  @Autowired OutputStore store;
 
   @Test
-  void consumesCommitsAfterApplyingAndReplaysWithoutDoubleCounting() throws Exception {
-    try (Admin admin = admin()) {
-      admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get();
-    }
-    define(
-        "from-kafka",
-        """
-        {"window": {"type": "fixed", "size": "10m"},
-         "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
-         "accumulation": "accumulating", "aggregate": {"type": "sum"},
-         "source": {"kafka": {"topic": "%s"}}}
-        """
-            .formatted(TOPIC));
-    try (KafkaProducer<String, byte[]> producer = producer()) {
-      for (int i = 1; i <= 20; i++) {
-        String key = i % 2 == 0 ? "a" : "b";
-        // Both keys on both partitions: each partition is a watermark source of its own.
-        producer.send(
-            new ProducerRecord<>(
-                TOPIC, i % 4 / 2, key, bytes(event(key, "12:0" + (i % 10) + ":00", i, "e" + i))));
-      }
-      producer.send(new ProducerRecord<>(TOPIC, 0, "bad", bytes("{not json")));
-    }
-    // a: 2 + 4 + ... + 20 = 110, b: 1 + 3 + ... + 19 = 100
-    Map<String, Double> expected = Map.of("a", 110.0, "b", 100.0);
-    await().atMost(PATIENCE).until(() -> totals("from-kafka").equals(expected));
-    try (Admin admin = admin()) {
-      await().atMost(PATIENCE).until(() -> committed(admin, "eventide.from-kafka.source") == 21);
-    }
-    assertThat(read("eventide.from-kafka.dead-letters", 1))
-        .singleElement()
-        .satisfies(r -> assertThat(value(r).get("reason").stringValue()).isEqualTo("invalid"));
-    assertThat(runtime("from-kafka").watermark().join().sources())
-        .extracting(WatermarkTracker.SourceView::source)
-        .contains("kafka:" + TOPIC + ":0", "kafka:" + TOPIC + ":1");
+  void aPipelineThatLostItsStateReadsTheTopicAgainAndNothingIsCommittedMeanwhile()
+      throws Exception {
+    try (EventTopic topic = new EventTopic(TOPIC)) {
+      define("from-kafka", EventTopic.definition(TOPIC));
+      topic.sendTwentyEventsAndOneThatIsNotJson();
+      topic.awaitTotals(store, "from-kafka", EventTopic.SUMS);
+      assertThat(read("eventide.from-kafka.dead-letters", 1))
+          .singleElement()
+          .satisfies(r -> assertThat(value(r).get("reason").stringValue()).isEqualTo("invalid"));
+      assertThat(runtime("from-kafka").watermark().join().sources())
+          .extracting(WatermarkTracker.SourceView::source)
+          .contains("kafka:" + TOPIC + ":0", "kafka:" + TOPIC + ":1");
 
-    // A crash after the effect was applied but before the commit: the offsets go back and the
-    // whole topic is read again.
-    sources.stop("from-kafka");
-    try (Admin admin = admin()) {
-      Map<TopicPartition, OffsetAndMetadata> start =
-          Map.of(
-              new TopicPartition(TOPIC, 0), new OffsetAndMetadata(0),
-              new TopicPartition(TOPIC, 1), new OffsetAndMetadata(0));
-      admin.alterConsumerGroupOffsets("eventide.from-kafka.source", start).all().get();
-      sources.start(registry.find("from-kafka").block());
-      await().atMost(PATIENCE).until(() -> duplicates.of("from-kafka") == 20);
-      await().atMost(PATIENCE).until(() -> committed(admin, "eventide.from-kafka.source") == 21);
+      // A restart loses the memory store's state and definitions; so does a delete. Defined again,
+      // the pipeline must count the topic from the start, not from offsets a lost state committed.
+      client.delete().uri("/pipelines/from-kafka").exchange().expectStatus().isNoContent();
+      define("from-kafka", EventTopic.definition(TOPIC));
+      topic.sendLateComer(0);
+      topic.awaitTotals(store, "from-kafka", EventTopic.SUMS_AND_LATE_COMER);
+      assertThat(topic.committed("eventide.from-kafka.source")).isZero();
     }
-    assertThat(totals("from-kafka")).isEqualTo(expected);
+  }
+
+  @Test
+  void aResetPipelineReadsItsTopicAgainFromTheStart() throws Exception {
+    String topicName = "eventide.reset-kafka.clicks";
+    try (EventTopic topic = new EventTopic(topicName)) {
+      define("reset-kafka", EventTopic.definition(topicName));
+      topic.sendTwentyEventsAndOneThatIsNotJson();
+      topic.awaitTotals(store, "reset-kafka", EventTopic.SUMS);
+
+      // The source keeps running through the reset; the state it fed is gone, so is its position.
+      client
+          .put()
+          .uri("/pipelines/reset-kafka?reset=true")
+          .contentType(MediaType.APPLICATION_JSON)
+          .bodyValue(EventTopic.definition(topicName))
+          .exchange()
+          .expectStatus()
+          .isOk();
+      topic.sendLateComer(1);
+      topic.awaitTotals(store, "reset-kafka", EventTopic.SUMS_AND_LATE_COMER);
+    }
   }
 }

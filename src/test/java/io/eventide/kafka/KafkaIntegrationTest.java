@@ -7,6 +7,7 @@ import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import io.eventide.state.OutputStore;
+import io.eventide.state.TestRedis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,6 +74,13 @@ abstract class KafkaIntegrationTest {
   @DynamicPropertySource
   static void kafka(DynamicPropertyRegistry registry) {
     registry.add("spring.kafka.bootstrap-servers", () -> KafkaTestBroker.get().bootstrapServers());
+  }
+
+  /** For a test class on the Redis store, under a key prefix of its own. */
+  static void onRedis(DynamicPropertyRegistry registry, String prefix) {
+    registry.add("spring.data.redis.url", TestRedis::url);
+    registry.add("eventide.state.store", () -> "redis");
+    registry.add("eventide.state.key-prefix", () -> prefix);
   }
 
   static String bootstrapServers() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.pipeline.KafkaNamespace;
+import io.eventide.state.TestRedis;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -13,7 +14,10 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -24,6 +28,32 @@ import org.springframework.test.context.TestPropertySource;
 class KafkaStreamSourceTest extends KafkaIntegrationTest {
   private static final String TOPIC = "eventide._stream.taps.in";
   private static final String GROUP = "eventide._stream.taps.source";
+  private static final String PREFIX = TestRedis.newKeyPrefix();
+
+  /** A stream's source commits its offsets to the group, which needs state that survives. */
+  @DynamicPropertySource
+  static void redis(DynamicPropertyRegistry registry) {
+    onRedis(registry, PREFIX);
+  }
+
+  @AfterAll
+  static void deleteKeys() {
+    TestRedis.delete(PREFIX);
+  }
+
+  @Test
+  void aStreamSourceOverTheMemoryStoreIsRefusedAtStartUp() {
+    assertThatThrownBy(
+            () ->
+                new KafkaStreamSources(
+                    null,
+                    null,
+                    KafkaNamespace.DEFAULT,
+                    List.of(new KafkaSettings.StreamSource("taps", null, null)),
+                    false))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("eventide.state.store=redis");
+  }
 
   @Test
   void everyReaderOfTheStreamGetsTheTopicsEvents() throws Exception {

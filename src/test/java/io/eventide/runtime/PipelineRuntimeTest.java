@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.config.OutputProperties;
+import io.eventide.config.StateProperties;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.ManualClock;
+import io.eventide.engine.ProcessingClock;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineParser;
@@ -16,6 +18,7 @@ import io.eventide.state.Commit;
 import io.eventide.state.PipelineState;
 import io.eventide.state.StateUnavailableException;
 import io.eventide.state.TestRedis;
+import io.eventide.state.memory.MemoryStateStore;
 import io.eventide.state.redis.RedisStateStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -49,8 +53,9 @@ class PipelineRuntimeTest {
           "p",
           KafkaNamespace.DEFAULT);
 
-  private final ExecutorService pool = Executors.newFixedThreadPool(2);
-  private final ManualClock clock = new ManualClock(0);
+  private final ExecutorService pool =
+      Executors.newFixedThreadPool(2, DaemonThreads.named(ShardFaultClock.SHARD_THREADS));
+  private final ShardFaultClock clock = new ShardFaultClock();
   private final List<PublishedPane> published = new CopyOnWriteArrayList<>();
 
   @AfterEach
@@ -100,6 +105,55 @@ class PipelineRuntimeTest {
     // Nothing of either batch was published: the store does not have it.
     assertThat(published).isEmpty();
     assertThat(state.commits).hasSize(1);
+  }
+
+  @Test
+  void aStepThatFailsHalfWayFailsTheRuntimeAndNothingOfItGoesOutWithALaterStep() {
+    HeldState state = new HeldState(1).answeringAll();
+    // The engine takes the batch and emits a's pane; then the shard's next read of the clock fails.
+    clock.failOnShard(2);
+    PipelineRuntime runtime = runtime(state, false);
+    CompletableFuture<IngestResult> failed = runtime.ingest(batch("a"));
+    assertThat(failed).failsWithin(PATIENCE).withThrowableThat().withMessageContaining("clock");
+
+    CompletableFuture<IngestResult> next = runtime.ingest(batch("a"));
+    await().atMost(PATIENCE).until(next::isDone);
+    // What the failed step did to a's window (and any pane it left behind) must not go out with a
+    // later step: the runtime is failed, to be rebuilt from the store.
+    assertThat(published).extracting(p -> p.pane().key() + "=" + p.pane().value()).isEmpty();
+    assertThat(state.commits).isEmpty();
+    assertThat(runtime.failed()).isTrue();
+    assertThat(next)
+        .failsWithin(PATIENCE)
+        .withThrowableThat()
+        .withRootCauseInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void aMemoryPipelineRebuiltAfterAFailedStepStartsAfreshWithoutTheResultsOfItsLostWindows() {
+    MemoryStateStore store =
+        new MemoryStateStore(
+            new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
+            new StateProperties(
+                StateProperties.Store.MEMORY,
+                "eventide",
+                1000,
+                Duration.ZERO,
+                new StateProperties.Redis(Duration.ofSeconds(15), 0, Duration.ofSeconds(1))));
+    PipelineRuntime first = runtime(store.open("p", "lineage", 1).join(), false);
+    assertThat(first.ingest(batch("a"))).succeedsWithin(PATIENCE);
+    assertThat(first.ingest(batch("a"))).succeedsWithin(PATIENCE);
+    clock.failOnShard(2);
+    assertThat(first.ingest(batch("a"))).failsWithin(PATIENCE);
+    assertThat(first.failed()).isTrue();
+
+    // Memory keeps no engine state: the rebuilt runtime counts a from nothing, and /results shows
+    // its count, not the higher-indexed pane of the window the failure lost.
+    PipelineRuntime rebuilt = runtime(store.open("p", "lineage", 1).join(), false);
+    assertThat(rebuilt.ingest(batch("a"))).succeedsWithin(PATIENCE);
+    assertThat(store.results("p", null, Long.MIN_VALUE, Long.MAX_VALUE).block())
+        .extracting(r -> r.get("value").asLong())
+        .containsExactly(1L);
   }
 
   @Test
@@ -257,6 +311,34 @@ class PipelineRuntimeTest {
               .readTree("{\"key\": \"" + k + "\", \"timestamp\": 1000, \"value\": 1}"));
     }
     return events;
+  }
+
+  /**
+   * A manual clock that can be made to fail once, on the n-th read by a shard thread after it was
+   * armed: a step that throws half way, after the engine took its batch.
+   */
+  private static final class ShardFaultClock implements ProcessingClock {
+    static final String SHARD_THREADS = "test-shard";
+    private final ManualClock clock = new ManualClock(0);
+    private final AtomicInteger shardReadsUntilFailure = new AtomicInteger();
+
+    void set(long time) {
+      clock.set(time);
+    }
+
+    void failOnShard(int read) {
+      shardReadsUntilFailure.set(read);
+    }
+
+    @Override
+    public long now() {
+      if (Thread.currentThread().getName().startsWith(SHARD_THREADS)
+          && shardReadsUntilFailure.get() > 0
+          && shardReadsUntilFailure.decrementAndGet() == 0) {
+        throw new IllegalStateException("the clock failed");
+      }
+      return clock.now();
+    }
   }
 
   /** A pipeline's state whose commits wait until the test answers them (or answers all at once). */

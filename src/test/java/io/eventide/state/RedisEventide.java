@@ -5,6 +5,7 @@ import io.eventide.runtime.LiveApi;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -15,10 +16,20 @@ final class RedisEventide {
   private RedisEventide() {}
 
   static ConfigurableApplicationContext start(String prefix, String... settings) {
+    return start(prefix, context -> {}, settings);
+  }
+
+  /** With {@code initializer} run on the context before it refreshes (to add beans of a test's). */
+  static ConfigurableApplicationContext start(
+      String prefix,
+      ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
+      String... settings) {
     List<String> args = new ArrayList<>(List.of("--server.port=0", "--eventide.runtime.shards=2"));
     args.addAll(TestRedis.storeArguments(TestRedis.url(), prefix));
     args.addAll(List.of(settings));
-    return new SpringApplicationBuilder(EventideApplication.class).run(args.toArray(String[]::new));
+    return new SpringApplicationBuilder(EventideApplication.class)
+        .initializers(initializer)
+        .run(args.toArray(String[]::new));
   }
 
   /**

@@ -83,6 +83,10 @@ public class MemoryStateStore implements StateStore, OutputStore {
   public CompletableFuture<PipelineState> open(
       String pipeline, String lineage, int proposedShards) {
     Outputs outputs = outputs(pipeline);
+    // The engines start with no windows (a runtime rebuilt after a failed step has lost them), so
+    // the results of the windows they had no longer stand; the pane log and dead letters are
+    // history and stay.
+    outputs.results.clear();
     return CompletableFuture.completedFuture(
         new PipelineState() {
           @Override
