@@ -83,7 +83,11 @@ class KafkaEventSourceTest extends KafkaIntegrationTest {
   }
 
   private Map<String, Double> totals() {
-    return store.results("from-kafka", null, Long.MIN_VALUE, Long.MAX_VALUE).block().stream()
+    return store
+        .results("from-kafka", null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10_000)
+        .block()
+        .records()
+        .stream()
         .collect(
             Collectors.groupingBy(
                 p -> p.get("key").asString(),

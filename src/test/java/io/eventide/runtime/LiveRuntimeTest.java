@@ -21,7 +21,7 @@ import org.springframework.boot.test.context.SpringBootTest;
       "eventide.ingest.ndjson-batch-events=" + LiveRuntimeTest.NDJSON_BATCH,
       "eventide.ingest.max-body-size=" + LiveRuntimeTest.MAX_BODY_BYTES + "B",
       "eventide.outputs.sse-heartbeat=250ms",
-      "eventide.outputs.sse-buffer-size=" + LiveRuntimeTest.SSE_BUFFER
+      "eventide.outputs.sse-poll=200ms"
     })
 public @interface LiveRuntimeTest {
   int NDJSON_BATCH = 10;

@@ -208,7 +208,16 @@ class PipelineRuntimeTest {
       LettuceConnectionFactory factory, String prefix, IngestBounds bounds) {
     return new RedisStateStore(
         factory,
-        new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
+        new OutputProperties(
+            16,
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(15),
+            1000,
+            100,
+            10,
+            10,
+            Duration.ofSeconds(1),
+            Duration.ZERO),
         TestRedis.stateProperties(prefix),
         bounds);
   }

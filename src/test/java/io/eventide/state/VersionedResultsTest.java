@@ -46,7 +46,16 @@ class VersionedResultsTest {
     store =
         new RedisStateStore(
             factory,
-            new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
+            new OutputProperties(
+                16,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(15),
+                1000,
+                100,
+                10,
+                10,
+                Duration.ofSeconds(1),
+                Duration.ZERO),
             TestRedis.stateProperties(prefix),
             IngestBounds.DEFAULT);
   }
@@ -79,12 +88,15 @@ class VersionedResultsTest {
         }
         CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).join();
         List<JsonNode> results =
-            store.results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE).block();
+            store
+                .results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE, null, 100)
+                .block()
+                .records();
         assertThat(results).hasSize(1);
         assertThat(results.get(0).at("/pane/index").asInt()).isEqualTo(39);
         assertThat(results.get(0).get("value").asInt()).isEqualTo(39);
         // Every pane is in the log, whatever the order the writers got there.
-        assertThat(store.panesAfter(pipeline, "0").collectList().block()).hasSize(40);
+        assertThat(store.panesAfter(pipeline, "0", 100).block().entries()).hasSize(40);
       }
     } finally {
       writers.shutdownNow();
@@ -138,8 +150,9 @@ class VersionedResultsTest {
     assertThat(shard.watermark()).isEqualTo(1100L);
     assertThat(
             store
-                .results("large", null, Long.MIN_VALUE, Long.MAX_VALUE)
+                .results("large", null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10)
                 .block()
+                .records()
                 .get(0)
                 .at("/pane/index")
                 .asInt())
@@ -158,8 +171,9 @@ class VersionedResultsTest {
         .withMessageContaining("FENCED");
     assertThat(
             store
-                .results("fenced", null, Long.MIN_VALUE, Long.MAX_VALUE)
+                .results("fenced", null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10)
                 .block()
+                .records()
                 .get(0)
                 .at("/pane/index")
                 .asInt())
