@@ -280,7 +280,9 @@ public class RedisStateStore implements StateStore, OutputStore {
   }
 
   /** The reply of panes.lua: trimmed-through id, end id, then the entries as XRANGE gives them. */
-  private static LogPage logPage(List<?> reply) {
+  private static LogPage logPage(List<?> replies) {
+    // The script's one reply, a nested list, arrives as the one element of the Flux.
+    List<?> reply = (List<?>) replies.get(0);
     List<PaneEvent> entries = new ArrayList<>();
     for (Object entry : (List<?>) reply.get(2)) {
       List<?> idAndFields = (List<?>) entry;
