@@ -81,9 +81,12 @@ class OutputController {
       @RequestParam(required = false) String timing,
       @RequestParam(name = "final", required = false) Boolean finalOnly,
       @RequestParam(defaultValue = "false") boolean snapshot,
-      @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
+      @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
+      @RequestParam(name = "lastEventId", required = false) String lastEventIdParameter,
       ServerWebExchange exchange) {
     Predicate<PaneEvent> filter = filter(key, timing, finalOnly);
+    // The parameter is for a client that opens a new EventSource, which cannot set the header.
+    String lastEventId = lastEventIdHeader != null ? lastEventIdHeader : lastEventIdParameter;
     if (lastEventId != null && !PaneEvent.isValidId(lastEventId)) {
       throw new InvalidInputException(
           List.of(

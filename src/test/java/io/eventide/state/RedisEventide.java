@@ -11,17 +11,24 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Eventide started in this JVM over the test Redis under a key prefix: one started again with the
  * same prefix is the same service restarted, two running at once are replicas of one deployment.
  */
-final class RedisEventide {
+public final class RedisEventide {
   private RedisEventide() {}
 
-  static ConfigurableApplicationContext start(String prefix, String... settings) {
-    List<String> args = new ArrayList<>(List.of("--server.port=0", "--eventide.runtime.shards=2"));
+  public static ConfigurableApplicationContext start(String prefix, String... settings) {
+    return startOn(0, prefix, settings);
+  }
+
+  /** On a given port (0: any), so that a restarted service is where its clients left it. */
+  public static ConfigurableApplicationContext startOn(
+      int port, String prefix, String... settings) {
+    List<String> args =
+        new ArrayList<>(List.of("--server.port=" + port, "--eventide.runtime.shards=2"));
     args.addAll(TestRedis.storeArguments(TestRedis.url(), prefix));
     args.addAll(List.of(settings));
     return new SpringApplicationBuilder(EventideApplication.class).run(args.toArray(String[]::new));
   }
 
-  static LiveApi api(ConfigurableApplicationContext app) {
+  public static LiveApi api(ConfigurableApplicationContext app) {
     return LiveApi.on(app.getEnvironment().getProperty("local.server.port", Integer.class));
   }
 }
