@@ -12,20 +12,21 @@ import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
-import org.springframework.security.oauth2.server.resource.authentication.BearerTokenAuthenticationToken;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
 import org.springframework.security.oauth2.server.resource.authentication.JwtGrantedAuthoritiesConverter;
 import org.springframework.security.oauth2.server.resource.authentication.ReactiveJwtAuthenticationConverterAdapter;
+import org.springframework.security.oauth2.server.resource.web.server.authentication.ServerBearerTokenAuthenticationConverter;
 import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
-import org.springframework.security.web.server.authentication.ServerAuthenticationConverter;
 import org.springframework.security.web.server.authentication.ServerAuthenticationEntryPointFailureHandler;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.reactive.CorsConfigurationSource;
 import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
 import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
@@ -147,16 +148,16 @@ class SecurityConfiguration {
     a.anyExchange().denyAll();
   }
 
-  /**
-   * The resource server sees only bearer tokens shaped like a JWT, from the header or, on a stream
-   * route, the access_token parameter; the rest are API keys.
-   */
-  private static ServerAuthenticationConverter jwtsOnly() {
-    return exchange -> {
-      String bearer = ApiKeyConverter.bearer(exchange.getRequest());
-      return bearer != null && ApiKeyConverter.isJwt(bearer)
-          ? Mono.just(new BearerTokenAuthenticationToken(bearer))
-          : Mono.empty();
+  /** The resource server sees only bearer tokens shaped like a JWT; the rest are API keys. */
+  private static ServerBearerTokenAuthenticationConverter jwtsOnly() {
+    return new ServerBearerTokenAuthenticationConverter() {
+      @Override
+      public Mono<Authentication> convert(ServerWebExchange exchange) {
+        String bearer = ApiKeyConverter.bearer(exchange.getRequest().getHeaders());
+        return bearer != null && ApiKeyConverter.isJwt(bearer)
+            ? super.convert(exchange)
+            : Mono.empty();
+      }
     };
   }
 

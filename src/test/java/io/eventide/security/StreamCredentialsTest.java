@@ -17,6 +17,7 @@ import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * What a browser's EventSource can send: the credential as the {@code access_token} query
@@ -24,6 +25,10 @@ import org.springframework.http.codec.ServerSentEvent;
  */
 @SecuredRuntimeTest
 @ExtendWith(OutputCaptureExtension.class)
+// Spring's request log at DEBUG writes each request's URL, query included: the credential must be
+// gone from the URL before it.
+@TestPropertySource(
+    properties = "logging.level.org.springframework.web.server.adapter.HttpWebHandlerAdapter=DEBUG")
 class StreamCredentialsTest {
   private static final ParameterizedTypeReference<ServerSentEvent<String>> SSE =
       new ParameterizedTypeReference<>() {};
@@ -59,6 +64,7 @@ class StreamCredentialsTest {
             .blockFirst(Duration.ofSeconds(10));
     assertThat(status.event()).isEqualTo("status");
     assertThat(status.data()).contains("\"name\":\"orders\"");
+    assertThat(output.getAll()).contains("/pipelines/orders/panes");
     assertThat(output.getAll()).doesNotContain(READER).doesNotContain(jwt).doesNotContain(ROOT);
   }
 
