@@ -130,12 +130,13 @@ export function pipelineView(root, name) {
   // every frame would cost more than the frame has.
   let ranked = { at: 0, version: -1, search: '', keys: [] };
   let pinned = false;
+  let rerank = null;
   const render = () => {
     const started = performance.now();
     if (ranked.search !== search || (ranked.version !== state.version && started - ranked.at > RANK_MILLIS)) {
       ranked = { at: started, version: state.version, search, keys: state.top(search, TOP) };
-    } else if (ranked.version !== state.version) {
-      schedule();
+    } else if (ranked.version !== state.version && !rerank) {
+      rerank = setTimeout(() => { rerank = null; schedule(); }, RANK_MILLIS - (started - ranked.at));
     }
     const top = ranked.keys;
     if (!pinned || !state.keys.has(selected)) selected = top[0]?.[0] ?? null;
@@ -217,7 +218,7 @@ export function pipelineView(root, name) {
     }
   }
 
-  return { close: () => { stream.close(); clearInterval(timer); } };
+  return { close: () => { stream.close(); clearInterval(timer); clearTimeout(rerank); } };
 }
 
 /** A plain-words reading of a window's state as /windows reports it. */

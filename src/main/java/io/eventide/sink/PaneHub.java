@@ -24,7 +24,7 @@ import reactor.core.scheduler.Schedulers;
  * holds at most one page whatever the burst, and nobody waits for it. A commit only wakes the
  * subscribers of its pipeline; they read what it appended from the store themselves. A subscriber
  * whose position falls out of the log's retention gets a final {@link PaneStreamItem.Behind} with
- * the position to resume from.
+ * the position to resume from. A failed read is retried at the next wake or poll.
  */
 @Component
 public class PaneHub implements PaneListener {
@@ -160,7 +160,17 @@ public class PaneHub implements PaneListener {
         more = false;
         from = position;
       }
-      log.after(from, pageSize).publishOn(scheduler).subscribe(this::take, sink::error);
+      log.after(from, pageSize).publishOn(scheduler).subscribe(this::take, this::retryLater);
+    }
+
+    /**
+     * A read that failed (the store briefly unavailable, a command timed out behind a large commit)
+     * is tried again at the next wake or poll, from the same position: the stream stays open, with
+     * its heartbeats, and loses nothing.
+     */
+    private synchronized void retryLater(Throwable error) {
+      reading = false;
+      more = true;
     }
 
     private void take(LogPage page) {

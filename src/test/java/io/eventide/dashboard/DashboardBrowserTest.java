@@ -18,7 +18,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -59,11 +58,11 @@ class DashboardBrowserTest {
 
       api.events("dash", array(event("alpha", "2026-01-01T10:00:07Z", 2)));
       awaitValue(browser, "alpha", "3", "provisional");
-      assertThat(cell(browser, "alpha").getAttribute("data-timing")).isEqualTo("EARLY");
+      assertThat(cell(browser, "alpha").get(2)).isEqualTo("EARLY");
 
       api.watermark("dash", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
       awaitValue(browser, "alpha", "3", "final");
-      assertThat(cell(browser, "alpha").getAttribute("data-timing")).isEqualTo("ON_TIME");
+      assertThat(cell(browser, "alpha").get(2)).isEqualTo("ON_TIME");
       browser.await(
           "the watermark shown", d -> browser.text("#watermark").startsWith("2026-01-01T10:01"));
       browser.screenshot(Path.of("target", "dashboard.png"));
@@ -168,19 +167,25 @@ class DashboardBrowserTest {
         .formatted(v[v.length / 2], v[(int) (v.length * 0.95)], v[v.length - 1], v.length);
   }
 
-  private static WebElement cell(Browser browser, String key) {
-    return browser.driver.findElement(By.cssSelector("#keys tr[data-key='" + key + "'] td.value"));
+  /**
+   * The key's value cell as {@code [text, class, timing]}, read in one script: the page redraws its
+   * table as panes come, so an element found in one call may be gone by the next.
+   */
+  @SuppressWarnings("unchecked")
+  private static List<String> cell(Browser browser, String key) {
+    return (List<String>)
+        browser.script(
+            "const c = document.querySelector(\"#keys tr[data-key='\" + arguments[0] + \"'] td.value\");"
+                + " return c ? [c.textContent, c.className, c.dataset.timing] : null;",
+            key);
   }
 
   private static void awaitValue(Browser browser, String key, String value, String finality) {
     browser.await(
         key + " showing " + value + " (" + finality + ")",
         d -> {
-          List<WebElement> cells =
-              d.findElements(By.cssSelector("#keys tr[data-key='" + key + "'] td.value"));
-          return !cells.isEmpty()
-              && cells.get(0).getText().equals(value)
-              && cells.get(0).getAttribute("class").contains(finality);
+          List<String> cell = cell(browser, key);
+          return cell != null && cell.get(0).equals(value) && cell.get(1).contains(finality);
         });
   }
 

@@ -3,7 +3,6 @@ package io.eventide.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.eventide.config.OutputProperties;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.ShardSnapshot;
@@ -207,19 +206,7 @@ class PipelineRuntimeTest {
   private static RedisStateStore redisStore(
       LettuceConnectionFactory factory, String prefix, IngestBounds bounds) {
     return new RedisStateStore(
-        factory,
-        new OutputProperties(
-            16,
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(15),
-            1000,
-            100,
-            10,
-            10,
-            Duration.ofSeconds(1),
-            Duration.ZERO),
-        TestRedis.stateProperties(prefix),
-        bounds);
+        factory, TestRedis.outputProperties(), TestRedis.stateProperties(prefix), bounds);
   }
 
   private PipelineRuntime runtime(PipelineState state, boolean durable) {

@@ -48,24 +48,23 @@ class StreamCredentialsTest {
     String jwt = TestJwt.token("dashboard", "eventide", "eventide:read:orders");
     for (String credential : List.of(READER, jwt)) {
       ServerSentEvent<String> first =
-          http.headers(HttpMethod.GET, "/pipelines/orders/panes?access_token=" + credential)
-              .accept(MediaType.TEXT_EVENT_STREAM)
-              .retrieve()
-              .bodyToFlux(SSE)
-              .blockFirst(Duration.ofSeconds(10));
+          firstEvent("/pipelines/orders/panes?access_token=" + credential);
       assertThat(first).isNotNull();
       assertThat(first.comment()).isEqualTo("heartbeat");
     }
-    ServerSentEvent<String> status =
-        http.headers(HttpMethod.GET, "/pipelines/status?access_token=" + ROOT)
-            .accept(MediaType.TEXT_EVENT_STREAM)
-            .retrieve()
-            .bodyToFlux(SSE)
-            .blockFirst(Duration.ofSeconds(10));
+    ServerSentEvent<String> status = firstEvent("/pipelines/status?access_token=" + ROOT);
     assertThat(status.event()).isEqualTo("status");
     assertThat(status.data()).contains("\"name\":\"orders\"");
     assertThat(output.getAll()).contains("/pipelines/orders/panes");
     assertThat(output.getAll()).doesNotContain(READER).doesNotContain(jwt).doesNotContain(ROOT);
+  }
+
+  private ServerSentEvent<String> firstEvent(String path) {
+    return http.headers(HttpMethod.GET, path)
+        .accept(MediaType.TEXT_EVENT_STREAM)
+        .retrieve()
+        .bodyToFlux(SSE)
+        .blockFirst(Duration.ofSeconds(10));
   }
 
   @Test

@@ -33,17 +33,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 class PaneLogStoresTest {
   private static final int RETENTION = 300;
-  private static final OutputProperties OUTPUTS =
-      new OutputProperties(
-          1000,
-          Duration.ofSeconds(1),
-          Duration.ofSeconds(15),
-          1000,
-          100,
-          10,
-          10,
-          Duration.ofSeconds(1),
-          Duration.ZERO);
+  private static final OutputProperties OUTPUTS = TestRedis.outputProperties();
 
   private final String prefix = TestRedis.newKeyPrefix();
   private final List<LettuceConnectionFactory> factories = new ArrayList<>();

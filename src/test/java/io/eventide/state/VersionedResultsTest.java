@@ -2,7 +2,6 @@ package io.eventide.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eventide.config.OutputProperties;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.RenderedPane;
@@ -46,16 +45,7 @@ class VersionedResultsTest {
     store =
         new RedisStateStore(
             factory,
-            new OutputProperties(
-                16,
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(15),
-                1000,
-                100,
-                10,
-                10,
-                Duration.ofSeconds(1),
-                Duration.ZERO),
+            TestRedis.outputProperties(),
             TestRedis.stateProperties(prefix),
             IngestBounds.DEFAULT);
   }
