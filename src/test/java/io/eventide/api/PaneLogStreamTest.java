@@ -18,7 +18,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.reactive.function.client.WebClient;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Pane streams read the pane log: a burst reaches a subscriber whole with the default settings, a
@@ -230,6 +235,51 @@ class PaneLogStreamTest {
           .isEqualTo("2026-01-01T10:01:40.000Z");
       assertThat(snapshot.next().type()).isEqualTo("snapshot-end");
     }
+  }
+
+  /** The status of every pipeline, once as JSON and as a stream, from what the runtime knows. */
+  @Test
+  void theStatusSaysHowEachPipelineIsDoing() {
+    LiveApi api = LiveApi.on(port);
+    api.define("glance", ACCUMULATING_EARLY);
+    api.events(
+        "glance",
+        array(event("a", "2026-01-01T10:00:01Z", 1), event("b", "2026-01-01T10:00:02Z", 2)));
+    api.watermark("glance", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
+    api.events("glance", array(event("a", "2026-01-01T10:00:03Z", 4)));
+    try (PaneStream watching = api.panes("glance", "")) {
+      JsonNode status = glance(api.get("/pipelines/status"));
+      assertThat(status.get("state").asString()).isEqualTo("RUNNING");
+      assertThat(status.get("inputWatermark").asString()).isEqualTo("2026-01-01T10:01:00.000Z");
+      assertThat(status.get("watermarkLagSeconds").asDouble()).isPositive();
+      assertThat(status.get("ingested").asLong()).isEqualTo(2);
+      assertThat(status.get("dropped").asLong()).isEqualTo(1);
+      assertThat(status.get("panes").asLong()).isEqualTo(4);
+      assertThat(status.get("subscribers").asInt()).isEqualTo(1);
+      List<ServerSentEvent<String>> events =
+          WebClient.create("http://localhost:" + port)
+              .get()
+              .uri("/pipelines/status")
+              .accept(MediaType.TEXT_EVENT_STREAM)
+              .retrieve()
+              .bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() {})
+              .take(2)
+              .collectList()
+              .block(LiveApi.TIMEOUT);
+      assertThat(events).extracting(ServerSentEvent::event).containsOnly("status");
+      assertThat(
+              glance(JsonMapper.shared().readTree(events.get(1).data())).get("ingested").asLong())
+          .isEqualTo(2);
+    }
+  }
+
+  private static JsonNode glance(JsonNode status) {
+    for (JsonNode p : status.get("pipelines")) {
+      if (p.get("name").asString().equals("glance")) {
+        return p;
+      }
+    }
+    throw new AssertionError("no glance in " + status);
   }
 
   /** Results come in pages that continue each other, in window order. */
