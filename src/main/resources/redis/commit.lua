@@ -8,7 +8,7 @@
 --       7 ids max count per shard, 8 number of shard sections, then per section:
 --         n, n x (key, state); n, n x key removed; n, n x (expiry, id); watermark ('' unchanged)
 --       then panes: n, n x (field, index, start, retraction, key, timing, final, record)
---       then session windows merged away: n, n x field
+--       then session windows merged away: n, n x (field, key, merge record)
 --       then dead letters: n, n x (reason, record).
 -- Returns the pane log ids of the panes, in order.
 --
@@ -108,12 +108,20 @@ end
 call_chunked('HSET', KEYS[2], records)
 call_chunked('HSET', KEYS[3], indexes)
 call_chunked('ZADD', KEYS[4], order)
--- A session merged into another is no window of its own any more: its result goes.
+-- A session merged into another is no window of its own any more: its result goes, and the pane
+-- log tells its readers so, after the commit's panes as the results see it.
 n = tonumber(ARGV[a]); a = a + 1
-call_range('HDEL', KEYS[2], a, n)
-call_range('HDEL', KEYS[3], a, n)
-call_range('ZREM', KEYS[4], a, n)
-a = a + n
+local merged = {}
+for i = 1, n do
+  local field, key, record = ARGV[a], ARGV[a + 1], ARGV[a + 2]
+  merged[i] = field
+  redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[3], '*', 'key', key, 'kind', 'merge',
+    'record', record)
+  a = a + 3
+end
+call_chunked('HDEL', KEYS[2], merged)
+call_chunked('HDEL', KEYS[3], merged)
+call_chunked('ZREM', KEYS[4], merged)
 local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[5])
 if over > 0 then
   -- Past the limit, the windows that start earliest are forgotten first.

@@ -6,7 +6,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,21 +28,21 @@ import java.util.regex.Pattern;
  * pipeline measures the latency from a watermark-moving request to its pane on SSE.
  *
  * <p>Usage: {@code HttpLoad url=http://localhost:8080 workload=W1 batch=1000 connections=4}. The
- * service must allow the stream to buffer every pane ({@code eventide.outputs.sse-buffer-size}).
+ * subscriber must stay within the pane log's retention ({@code
+ * eventide.state.pane-log-max-length}): past it the stream ends with a {@code behind} event, which
+ * fails the run.
  */
 public final class HttpLoad {
   private static final Pattern VALUE = Pattern.compile("\"value\":(-?[0-9.Ee+-]+)");
   private static final Pattern WINDOW_START = Pattern.compile("\"start\":\"([^\"]+)\"");
 
-  private final HttpClient http =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(10))
-          .build();
+  private final HttpClient http = ServiceClient.http();
   private final String url;
+  private final ServiceClient service;
 
   private HttpLoad(String url) {
     this.url = url;
+    this.service = new ServiceClient(http, url);
   }
 
   public static void main(String[] args) throws Exception {
@@ -75,8 +74,8 @@ public final class HttpLoad {
                 http,
                 URI.create(url + "/pipelines/" + pipeline + "/panes"),
                 (client, e) -> {
-                  if ("overflow".equals(e.type())) {
-                    throw new IllegalStateException("the pane stream overflowed: " + e.data());
+                  if ("behind".equals(e.type())) {
+                    throw new IllegalStateException("the pane stream fell behind: " + e.data());
                   }
                   if ("pane".equals(e.type())) {
                     checksum.add(number(VALUE, e.data()));
@@ -224,29 +223,11 @@ public final class HttpLoad {
   }
 
   private void put(String pipeline, String json) throws Exception {
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create(url + "/pipelines/" + pipeline + "?reset=true"))
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(json))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() / 100 != 2) {
-      throw new IllegalStateException("PUT " + pipeline + ": " + r.statusCode() + " " + r.body());
-    }
+    service.put(pipeline, json);
   }
 
   private void post(String path, String json) throws Exception {
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create(url + "/pipelines/" + path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() / 100 != 2) {
-      throw new IllegalStateException("POST " + path + ": " + r.statusCode() + " " + r.body());
-    }
+    service.post(path, json);
   }
 
   private static double number(Pattern p, String text) {

@@ -1,6 +1,7 @@
 package io.eventide.api;
 
 import io.eventide.config.OutputProperties;
+import io.eventide.core.KeyedWindow;
 import io.eventide.engine.Time;
 import io.eventide.engine.Timing;
 import io.eventide.engine.WindowSnapshot;
@@ -13,8 +14,11 @@ import io.eventide.pipeline.Timestamps;
 import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineRuntimes;
 import io.eventide.security.Credentials;
+import io.eventide.sink.LogEntryKind;
+import io.eventide.sink.LogPage;
 import io.eventide.sink.PaneEvent;
 import io.eventide.sink.PaneHub;
+import io.eventide.sink.PaneLogReader;
 import io.eventide.sink.PaneStreamItem;
 import io.eventide.state.OutputStore;
 import java.time.Duration;
@@ -44,6 +48,8 @@ import tools.jackson.databind.node.StringNode;
 @RequestMapping(path = "/pipelines")
 class OutputController {
   private static final int MAX_DEAD_LETTERS = 1000;
+  private static final int DEFAULT_RESULTS = 1000;
+  private static final int MAX_RESULTS = 10_000;
   private static final String IDLE = "idle";
 
   private final PipelineRegistry registry;
@@ -74,19 +80,20 @@ class OutputController {
       @RequestParam(required = false) String key,
       @RequestParam(required = false) String timing,
       @RequestParam(name = "final", required = false) Boolean finalOnly,
-      @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
+      @RequestParam(defaultValue = "false") boolean snapshot,
+      @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader,
+      @RequestParam(name = "lastEventId", required = false) String lastEventIdParameter,
       ServerWebExchange exchange) {
     Predicate<PaneEvent> filter = filter(key, timing, finalOnly);
+    // The parameter is for a client that opens a new EventSource, which cannot set the header.
+    String lastEventId = lastEventIdHeader != null ? lastEventIdHeader : lastEventIdParameter;
     if (lastEventId != null && !PaneEvent.isValidId(lastEventId)) {
       throw new InvalidInputException(
           List.of(
               new Violation(
                   "Last-Event-ID", "must be a pane id as sent in a pane event's id field")));
     }
-    Mono<List<PaneEvent>> backlog =
-        lastEventId == null
-            ? Mono.just(List.of())
-            : store.panesAfter(name, lastEventId).collectList();
+    PaneLogReader log = (position, limit) -> store.panesAfter(name, position, limit);
     Mono<String> credential =
         exchange.getPrincipal().map(Credentials::id).defaultIfEmpty(StreamPermits.ANONYMOUS);
     return definition(name)
@@ -94,23 +101,54 @@ class OutputController {
         .flatMapMany(
             found -> {
               Runnable release = permits.acquire(name, found.getT2());
-              Flux<ServerSentEvent<String>> events =
-                  idleTimeout(
-                      hub.subscribe(name, filter, properties.sseBufferSize(), backlog)
-                          .map(this::toEvent));
-              // A heartbeat the client is not ready for is dropped: left queued, Flux.interval
-              // would fail the stream once merge's small prefetch of ticks filled up.
-              Flux<ServerSentEvent<String>> heartbeats =
-                  Flux.interval(properties.sseHeartbeat(), properties.sseHeartbeat())
-                      .onBackpressureDrop()
-                      .map(i -> ServerSentEvent.<String>builder().comment("heartbeat").build());
-              // The stream ends when the pane stream ends (overflow, pipeline deleted).
-              return Flux.merge(events.materialize(), heartbeats.map(Signal::next))
-                  .<ServerSentEvent<String>>dematerialize()
-                  // A heartbeat may race the idle event through the merge; the idle event is last.
-                  .takeUntil(e -> IDLE.equals(e.event()))
+              return stream(items(name, filter, snapshot, lastEventId, log).map(this::toEvent))
                   .doFinally(signal -> release.run());
             });
+  }
+
+  /**
+   * What a pane stream carries: after a Last-Event-ID, the log from there (a reconnecting
+   * EventSource sends one, so a snapshot stream that was past its snapshot resumes without one);
+   * with {@code snapshot}, every matching window's result and the log after the position they
+   * reflect; else the log from its end.
+   */
+  private Flux<PaneStreamItem> items(
+      String name,
+      Predicate<PaneEvent> filter,
+      boolean snapshot,
+      String lastEventId,
+      PaneLogReader log) {
+    if (lastEventId != null) {
+      return hub.subscribe(name, lastEventId, filter, log);
+    }
+    if (!snapshot) {
+      return log.after(LogPage.START, 0)
+          .flatMapMany(page -> hub.subscribe(name, page.end(), filter, log));
+    }
+    return store
+        .snapshot(name)
+        .flatMapMany(
+            s -> {
+              List<PaneEvent> windows = s.windows().stream().filter(filter).toList();
+              return Flux.<PaneStreamItem>fromIterable(windows)
+                  .concatWith(
+                      Mono.just(new PaneStreamItem.SnapshotEnd(s.position(), windows.size())))
+                  .concatWith(hub.subscribe(name, s.position(), filter, log));
+            });
+  }
+
+  /** An event stream with heartbeats and the idle timeout, ending when {@code events} ends. */
+  private Flux<ServerSentEvent<String>> stream(Flux<ServerSentEvent<String>> events) {
+    // A heartbeat the client is not ready for is dropped: left queued, Flux.interval would fail
+    // the stream once merge's small prefetch of ticks filled up.
+    Flux<ServerSentEvent<String>> heartbeats =
+        Flux.interval(properties.sseHeartbeat(), properties.sseHeartbeat())
+            .onBackpressureDrop()
+            .map(i -> ServerSentEvent.<String>builder().comment("heartbeat").build());
+    return Flux.merge(idleTimeout(events).materialize(), heartbeats.map(Signal::next))
+        .<ServerSentEvent<String>>dematerialize()
+        // A heartbeat may race the idle event through the merge; the idle event is last.
+        .takeUntil(e -> IDLE.equals(e.event()));
   }
 
   /**
@@ -136,16 +174,26 @@ class OutputController {
       @PathVariable String name,
       @RequestParam(required = false) String key,
       @RequestParam(required = false) String from,
-      @RequestParam(required = false) String to) {
+      @RequestParam(required = false) String to,
+      @RequestParam(required = false) String after,
+      @RequestParam(defaultValue = "" + DEFAULT_RESULTS) int limit) {
     long fromMs = from == null ? Time.MIN : time("from", from);
     long toMs = to == null ? Time.MAX : time("to", to);
+    if (limit < 1 || limit > MAX_RESULTS) {
+      throw new InvalidInputException(
+          List.of(new Violation("limit", "must be between 1 and " + MAX_RESULTS)));
+    }
+    KeyedWindow cursor = after == null ? null : ResultsCursor.decode(after);
     return definition(name)
-        .flatMap(d -> store.results(name, key, fromMs, toMs))
+        .flatMap(d -> store.results(name, key, fromMs, toMs, cursor, limit))
         .map(
-            records -> {
+            page -> {
               ObjectNode out = JsonNodeFactory.instance.objectNode();
               out.put("pipeline", name);
-              out.putArray("results").addAll(records);
+              out.putArray("results").addAll(page.records());
+              if (page.next() != null) {
+                out.put("next", ResultsCursor.encode(page.next()));
+              }
               return out;
             });
   }
@@ -206,19 +254,39 @@ class OutputController {
   }
 
   private ServerSentEvent<String> toEvent(PaneStreamItem item) {
+    if (item instanceof PaneEvent p && p.kind() == LogEntryKind.SNAPSHOT) {
+      return ServerSentEvent.<String>builder()
+          .event(p.kind().wireName())
+          // No id: a client cut off within the snapshot reconnects without Last-Event-ID and so
+          // gets the whole snapshot again rather than a part of it.
+          .data("{\"position\":\"" + p.id() + "\",\"pane\":" + p.json() + "}")
+          .build();
+    }
     if (item instanceof PaneEvent p) {
       return ServerSentEvent.<String>builder()
           .id(p.id())
-          .event(p.retraction() ? "retraction" : "pane")
+          .event(p.kind().wireName())
           .data(p.json())
           .build();
     }
-    PaneStreamItem.Overflow o = (PaneStreamItem.Overflow) item;
     ObjectNode data = JsonNodeFactory.instance.objectNode();
-    data.put("reason", "the subscriber fell more than its buffer behind and is disconnected");
-    data.put("bufferSize", o.bufferSize());
-    data.put("lastDeliveredId", o.lastDeliveredId());
-    return ServerSentEvent.<String>builder().event("overflow").data(data.toString()).build();
+    if (item instanceof PaneStreamItem.SnapshotEnd end) {
+      data.put("position", end.position());
+      data.put("windows", end.windows());
+      return ServerSentEvent.<String>builder()
+          .id(end.position())
+          .event("snapshot-end")
+          .data(data.toString())
+          .build();
+    }
+    PaneStreamItem.Behind behind = (PaneStreamItem.Behind) item;
+    data.put(
+        "reason",
+        "the log no longer holds the panes after position; resume from resumeFrom (losing"
+            + " those) or start over with snapshot=true");
+    data.put("position", behind.position());
+    data.put("resumeFrom", behind.resumeFrom());
+    return ServerSentEvent.<String>builder().event("behind").data(data.toString()).build();
   }
 
   private static Predicate<PaneEvent> filter(String key, String timing, Boolean finalOnly) {
@@ -232,10 +300,12 @@ class OutputController {
       }
     }
     Timing wanted = t;
+    // A merge is about the key's windows, not a pane: only the key filter applies to it.
     return p ->
         (key == null || key.equals(p.key()))
-            && (wanted == null || p.timing() == wanted)
-            && (finalOnly == null || !finalOnly || p.last());
+            && (p.kind() == LogEntryKind.MERGE
+                || ((wanted == null || p.timing() == wanted)
+                    && (finalOnly == null || !finalOnly || p.last())));
   }
 
   private static long time(String parameter, String text) {

@@ -136,16 +136,7 @@ public class PipelineGauges implements SmartLifecycle {
     return w >= Time.MAX ? Double.POSITIVE_INFINITY : w / 1000.0;
   }
 
-  /**
-   * Wall clock minus input watermark: how far behind real time the results are (Dataflow's "data
-   * freshness"). Never negative, as a watermark ahead of the clock (future skew, +inf after a
-   * drain) leaves nothing waiting.
-   */
   private double lagSeconds(PipelineRuntime r) {
-    long w = r.inputWatermark();
-    if (w <= Time.MIN) {
-      return Double.NaN;
-    }
-    return Math.max(0, clock.now() - w) / 1000.0;
+    return WatermarkLag.seconds(r.inputWatermark(), clock.now());
   }
 }

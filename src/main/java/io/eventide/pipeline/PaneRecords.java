@@ -37,6 +37,19 @@ public final class PaneRecords {
     return json;
   }
 
+  /**
+   * The record of a session window absorbed into another of its key: the window named is no longer
+   * a window of its own, and its result no longer stands.
+   */
+  public static ObjectNode merge(String pipeline, String key, Window window) {
+    ObjectNode json = JSON.objectNode();
+    json.put("pipeline", pipeline);
+    json.put("key", key);
+    json.set("window", window(window));
+    json.put("merged", true);
+    return json;
+  }
+
   /** {@code {"start": ISO, "end": ISO}}, or {@code {"global": true}} for the global window. */
   public static ObjectNode window(Window window) {
     if (window.isGlobal()) {

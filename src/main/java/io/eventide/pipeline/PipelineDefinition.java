@@ -36,6 +36,9 @@ public record PipelineDefinition(
   /** Names go into URLs, Redis keys and Kafka topics, hence the narrow alphabet. */
   public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
+  /** The one name {@link #NAME} allows that a pipeline may not have: a route of its own. */
+  public static final String RESERVED_NAME = "status";
+
   public WindowingStrategy windowingStrategy() {
     return new WindowingStrategy(
         window.windowFn(),

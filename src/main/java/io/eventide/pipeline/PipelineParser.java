@@ -98,6 +98,9 @@ public final class PipelineParser {
     if (name != null && !PipelineDefinition.NAME.matcher(name).matches()) {
       f.violation(
           "name", "must match " + PipelineDefinition.NAME.pattern() + " (got '" + name + "')");
+    } else if (PipelineDefinition.RESERVED_NAME.equals(name)) {
+      f.violation(
+          "name", "'" + name + "' is reserved: GET /pipelines/status is every pipeline's status");
     }
     JsonNode windowNode = f.require("window");
     WindowDefinition window =

@@ -140,7 +140,9 @@ class SecurityConfiguration {
         .pathMatchers(HttpMethod.POST, "/simulate")
         .access(PipelineAccess.anyAdmin());
     for (HttpMethod read : new HttpMethod[] {HttpMethod.GET, HttpMethod.HEAD}) {
-      a.pathMatchers(read, "/pipelines")
+      a.pathMatchers(read, "/", "/index.html", "/dashboard/**", "/webjars/**")
+          .permitAll()
+          .pathMatchers(read, "/pipelines", "/pipelines/status")
           .access(PipelineAccess.everyPipeline(Grants::canRead))
           .pathMatchers(read, READ_ROUTES)
           .access(PipelineAccess.reader());

@@ -1,19 +1,40 @@
 package io.eventide.sink;
 
+import io.eventide.engine.Pane;
 import io.eventide.engine.Timing;
 
 /**
- * A pane as pane streams carry it: rendered once, with its position in the pipeline's pane log and
- * what subscribers filter on. A stream resumed from the log and a live one deliver the same items.
+ * An entry of a pipeline's pane log as pane streams carry it: a pane, a retraction or a session
+ * window merged away, rendered once, with its position in the log and what subscribers filter on. A
+ * stream resumed from the log and a live one deliver the same items.
  *
- * @param id the pane's position in the pipeline's pane log (Last-Event-ID resumes after it)
- * @param json the pane record ({@link io.eventide.pipeline.PaneRecords})
+ * @param id the entry's position in the pipeline's pane log (Last-Event-ID resumes after it)
+ * @param timing the pane's timing; null for a merge
+ * @param last whether the pane is its window's final one; false for a merge
+ * @param json the pane record ({@link io.eventide.pipeline.PaneRecords}), or for a merge the window
+ *     merged away ({@link io.eventide.pipeline.PaneRecords#merge})
  */
 public record PaneEvent(
-    String id, String key, Timing timing, boolean last, boolean retraction, String json)
+    String id, LogEntryKind kind, String key, Timing timing, boolean last, String json)
     implements PaneStreamItem {
 
-  /** Orders pane log ids: {@code <ms>-<seq>} from Redis streams, a plain counter in memory. */
+  /** A pane's entry at {@code id}. */
+  public static PaneEvent of(String id, Pane pane, String json) {
+    return new PaneEvent(
+        id,
+        pane.retraction() ? LogEntryKind.RETRACTION : LogEntryKind.PANE,
+        pane.key(),
+        pane.info().timing(),
+        pane.isFinal(),
+        json);
+  }
+
+  /** A session window's entry at {@code id}: merged away into another window of its key. */
+  public static PaneEvent merge(String id, String key, String json) {
+    return new PaneEvent(id, LogEntryKind.MERGE, key, null, false, json);
+  }
+
+  /** Orders pane log ids: {@code <ms>-<seq>} from Redis streams and the memory store alike. */
   public static int compareIds(String a, String b) {
     int c = Long.compare(part(a, 0), part(b, 0));
     return c != 0 ? c : Long.compare(part(a, 1), part(b, 1));
@@ -30,5 +51,10 @@ public record PaneEvent(
   /** Whether {@code id} is a pane log id at all, so that a bad Last-Event-ID gets a 400. */
   public static boolean isValidId(String id) {
     return id != null && id.matches("\\d{1,19}(-\\d{1,19})?");
+  }
+
+  /** The copy of this entry a snapshot delivers: the window's result as of the log position. */
+  public PaneEvent asOf(String position) {
+    return new PaneEvent(position, LogEntryKind.SNAPSHOT, key, timing, last, json);
   }
 }

@@ -1,61 +1,78 @@
 package io.eventide.sink;
 
+import io.eventide.config.OutputProperties;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.springframework.stereotype.Component;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
-import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
- * Fans panes out to live subscribers. Each subscriber has its own bounded buffer: publishing never
- * waits for anyone, and a subscriber that falls a whole buffer behind gets a final overflow notice
- * and is disconnected, so one slow dashboard can stall neither ingestion nor the others.
+ * Pane streams that read the pipeline's pane log, each from its own position at its own pace: a
+ * subscriber reads the next page of the log only when its client has taken the previous one, so it
+ * holds at most one page whatever the burst, and nobody waits for it. A commit only wakes the
+ * subscribers of its pipeline; they read what it appended from the store themselves. A subscriber
+ * whose position falls out of the log's retention gets a final {@link PaneStreamItem.Behind} with
+ * the position to resume from. A failed read is retried at the next wake or poll.
  */
 @Component
 public class PaneHub implements PaneListener {
   private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+  private final Scheduler scheduler = Schedulers.parallel();
+  private final int pageSize;
+  private final Duration poll;
 
   private static final class Channel {
-    final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+    final Set<LogSubscriber> subscribers = ConcurrentHashMap.newKeySet();
   }
 
+  public PaneHub(OutputProperties properties) {
+    this.pageSize = properties.ssePageSize();
+    this.poll = properties.ssePoll();
+  }
+
+  /** The commit is in the log already: wake the pipeline's subscribers, which read it later. */
   @Override
   public void onPanes(String pipeline, List<PublishedPane> panes) {
-    Channel channel = channel(pipeline);
-    // Commits arrive in pane log order; the lock keeps every subscriber seeing them in that order.
-    synchronized (channel) {
-      for (PublishedPane p : panes) {
-        PaneEvent event = p.event();
-        for (Subscriber s : channel.subscribers) {
-          s.offer(event);
-        }
-      }
+    Channel channel = channels.get(pipeline);
+    if (channel != null) {
+      channel.subscribers.forEach(LogSubscriber::wake);
     }
   }
 
   /**
-   * The panes of {@code pipeline} that pass {@code filter}: first {@code backlog} (the logged panes
-   * a resuming client missed), then live ones. The live subscription starts before the backlog is
-   * read, and live panes the backlog already holds are skipped, so the handover has neither a gap
-   * nor a duplicate.
+   * The log entries of {@code pipeline} after {@code position} that pass {@code filter}, read
+   * through {@code log} as the client takes them, then each entry as it is committed. Entries
+   * committed elsewhere (another replica, a merge without a pane) are found by a read every {@code
+   * eventide.outputs.sse-poll}.
    */
   public Flux<PaneStreamItem> subscribe(
-      String pipeline, Predicate<PaneEvent> filter, int bufferSize, Mono<List<PaneEvent>> backlog) {
+      String pipeline, String position, Predicate<PaneEvent> filter, PaneLogReader log) {
     return Flux.create(
         sink -> {
-          Channel channel = channel(pipeline);
-          Subscriber s = new Subscriber(sink, filter, bufferSize);
+          Channel channel = channels.computeIfAbsent(pipeline, p -> new Channel());
+          LogSubscriber s = new LogSubscriber(sink, filter, log, position);
           channel.subscribers.add(s);
+          long ms = poll.toMillis();
+          Disposable polling =
+              scheduler.schedulePeriodically(s::wake, ms, ms, TimeUnit.MILLISECONDS);
           sink.onRequest(n -> s.drain());
-          sink.onDispose(() -> channel.subscribers.remove(s));
-          backlog.subscribe(s::replay, sink::error);
+          sink.onDispose(
+              () -> {
+                polling.dispose();
+                channel.subscribers.remove(s);
+              });
         });
   }
 
@@ -85,87 +102,100 @@ public class PaneHub implements PaneListener {
   public void close(String pipeline) {
     Channel c = channels.remove(pipeline);
     if (c != null) {
-      c.subscribers.forEach(Subscriber::complete);
+      c.subscribers.forEach(LogSubscriber::complete);
     }
   }
 
-  private Channel channel(String pipeline) {
-    return channels.computeIfAbsent(pipeline, p -> new Channel());
-  }
-
-  private static final class Subscriber {
+  /**
+   * One subscriber's read of the log. At most one read is in flight, and the next starts only once
+   * the client has taken every entry of the last one; a read's page arrives on the scheduler, so a
+   * long catch-up is a loop of tasks, not a deepening stack, and never runs on a committer's
+   * thread.
+   */
+  private final class LogSubscriber {
     private final FluxSink<PaneStreamItem> sink;
     private final Predicate<PaneEvent> filter;
-    private final int capacity;
-    private final ArrayDeque<PaneEvent> backlog = new ArrayDeque<>();
-    private final ArrayDeque<PaneEvent> buffer = new ArrayDeque<>();
-    private boolean replaying = true;
-    private boolean overflowed;
+    private final PaneLogReader log;
+    private final ArrayDeque<PaneEvent> pending = new ArrayDeque<>();
+    private final AtomicBoolean wakeQueued = new AtomicBoolean();
+    private String position;
+    private boolean reading;
+    private boolean more = true;
     private boolean done;
-    private String lastDelivered;
 
-    Subscriber(FluxSink<PaneStreamItem> sink, Predicate<PaneEvent> filter, int capacity) {
+    LogSubscriber(
+        FluxSink<PaneStreamItem> sink,
+        Predicate<PaneEvent> filter,
+        PaneLogReader log,
+        String position) {
       this.sink = sink;
       this.filter = filter;
-      this.capacity = capacity;
+      this.log = log;
+      this.position = position;
     }
 
-    /** Takes the backlog; live panes it already holds were buffered meanwhile and are dropped. */
-    void replay(List<PaneEvent> logged) {
+    void wake() {
       synchronized (this) {
-        for (PaneEvent e : logged) {
-          if (filter.test(e)) {
-            backlog.add(e);
-          }
-        }
-        if (!logged.isEmpty()) {
-          String last = logged.get(logged.size() - 1).id();
-          buffer.removeIf(e -> PaneEvent.compareIds(e.id(), last) <= 0);
-        }
-        replaying = false;
+        more = true;
       }
-      drain();
+      if (!wakeQueued.getAndSet(true)) {
+        scheduler.schedule(
+            () -> {
+              wakeQueued.set(false);
+              drain();
+            });
+      }
     }
 
-    void offer(PaneEvent p) {
-      if (!filter.test(p)) {
-        return;
-      }
+    void drain() {
+      String from;
       synchronized (this) {
-        if (done || overflowed) {
+        while (!done && !pending.isEmpty() && sink.requestedFromDownstream() > 0) {
+          sink.next(pending.poll());
+        }
+        if (done || reading || !more || !pending.isEmpty() || sink.requestedFromDownstream() == 0) {
           return;
         }
-        if (buffer.size() >= capacity) {
-          overflowed = true;
-        } else {
-          buffer.add(p);
+        reading = true;
+        more = false;
+        from = position;
+      }
+      log.after(from, pageSize).publishOn(scheduler).subscribe(this::take, this::retryLater);
+    }
+
+    /**
+     * A read that failed (the store briefly unavailable, a command timed out behind a large commit)
+     * is tried again at the next wake or poll, from the same position: the stream stays open, with
+     * its heartbeats, and loses nothing.
+     */
+    private synchronized void retryLater(Throwable error) {
+      reading = false;
+      more = true;
+    }
+
+    private void take(LogPage page) {
+      synchronized (this) {
+        reading = false;
+        if (done) {
+          return;
+        }
+        if (page.lostAfter(position)) {
+          done = true;
+          sink.next(new PaneStreamItem.Behind(position, page.trimmedThrough()));
+          sink.complete();
+          return;
+        }
+        for (PaneEvent e : page.entries()) {
+          position = e.id();
+          if (filter.test(e)) {
+            pending.add(e);
+          }
+        }
+        if (page.entries().size() == pageSize) {
+          more = true;
         }
       }
       drain();
-    }
-
-    synchronized void drain() {
-      if (done || replaying) {
-        return;
-      }
-      while (!backlog.isEmpty() && sink.requestedFromDownstream() > 0) {
-        PaneEvent next = backlog.poll();
-        lastDelivered = next.id();
-        sink.next(next);
-      }
-      while (backlog.isEmpty() && !buffer.isEmpty() && sink.requestedFromDownstream() > 0) {
-        PaneEvent next = buffer.poll();
-        lastDelivered = next.id();
-        sink.next(next);
-      }
-      if (overflowed
-          && backlog.isEmpty()
-          && buffer.isEmpty()
-          && sink.requestedFromDownstream() > 0) {
-        done = true;
-        sink.next(new PaneStreamItem.Overflow(capacity, lastDelivered));
-        sink.complete();
-      }
     }
 
     synchronized void complete() {

@@ -1,26 +1,47 @@
 package io.eventide.state;
 
+import io.eventide.core.KeyedWindow;
+import io.eventide.sink.LogPage;
 import io.eventide.sink.PaneEvent;
 import java.util.List;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The read side of the store, for HTTP: the latest pane per window, the dead letters and the pane
- * log that pane streams resume from, as the runtime's commits left them.
+ * log that pane streams read, as the runtime's commits left them.
  */
 public interface OutputStore {
 
   /**
-   * The latest pane per window as records, optionally for one key and windows that overlap {@code
-   * [from, to)}, ordered by window start.
+   * A page of the latest pane per window as records, in the store's window order, optionally for
+   * one key and windows that overlap {@code [from, to)}, starting after the window {@code after}
+   * (null: from the first).
    */
-  Mono<List<JsonNode>> results(String pipeline, String key, long from, long to);
+  Mono<ResultsPage> results(
+      String pipeline, String key, long from, long to, KeyedWindow after, int limit);
 
   /** Up to {@code limit} dead letters as records, newest first. */
   Mono<List<JsonNode>> deadLetters(String pipeline, int limit);
 
-  /** The logged panes after {@code lastId}, oldest first, as far as the log still holds them. */
-  Flux<PaneEvent> panesAfter(String pipeline, String lastId);
+  /**
+   * Up to {@code limit} entries of the pane log after {@code position}, oldest first, with the
+   * log's bounds as they stood at the same moment.
+   */
+  Mono<LogPage> panesAfter(String pipeline, String position, int limit);
+
+  /**
+   * Every window's latest pane together with the pane log position they reflect, read at one
+   * moment: the log's entries after that position are exactly the changes since.
+   */
+  Mono<Snapshot> snapshot(String pipeline);
+
+  /** A page of results, and the window to continue after when there may be more (else null). */
+  record ResultsPage(List<JsonNode> records, KeyedWindow next) {}
+
+  /**
+   * The windows' results (as snapshot items carrying {@code position}) as of the log's {@code
+   * position}.
+   */
+  record Snapshot(String position, List<PaneEvent> windows) {}
 }

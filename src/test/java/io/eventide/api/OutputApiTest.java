@@ -93,13 +93,7 @@ class OutputApiTest {
   @Test
   void aClientReconnectingWithLastEventIdGetsWhatItMissedThenLivePanesWithItsFilters() {
     LiveApi api = LiveApi.on(port);
-    api.define(
-        "resumed",
-        """
-        {"window": {"type": "fixed", "size": "1m"},
-         "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
-         "aggregate": {"type": "sum"}}
-        """);
+    api.define("resumed", LiveApi.EVERY_BATCH_SUM);
     String lastSeen;
     try (PaneStream first = api.panes("resumed", "")) {
       api.events("resumed", array(event("a", "2026-01-01T10:00:01Z", 1)));

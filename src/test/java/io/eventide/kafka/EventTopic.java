@@ -88,7 +88,11 @@ final class EventTopic implements AutoCloseable {
 
   /** The latest result of every key of a pipeline. */
   Map<String, Double> totals(OutputStore store, String pipeline) {
-    return store.results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE).block().stream()
+    return store
+        .results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10_000)
+        .block()
+        .records()
+        .stream()
         .collect(
             Collectors.groupingBy(
                 p -> p.get("key").asString(),

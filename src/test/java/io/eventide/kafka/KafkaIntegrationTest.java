@@ -208,7 +208,11 @@ abstract class KafkaIntegrationTest {
 
   /** Each key's values summed over the pipeline's latest results, one per window. */
   Map<String, Double> totals(String pipeline) {
-    return outputs.results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE).block().stream()
+    return outputs
+        .results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10_000)
+        .block()
+        .records()
+        .stream()
         .collect(
             Collectors.groupingBy(
                 p -> p.get("key").asString(),

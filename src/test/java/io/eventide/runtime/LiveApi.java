@@ -31,6 +31,14 @@ public final class LiveApi {
        "aggregate": {"type": "sum"}}
       """;
 
+  /** One-minute windows summing their events, with a pane for every batch that adds to one. */
+  public static final String EVERY_BATCH_SUM =
+      """
+      {"window": {"type": "fixed", "size": "1m"},
+       "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
+       "aggregate": {"type": "sum"}}
+      """;
+
   private static final ParameterizedTypeReference<ServerSentEvent<String>> SSE =
       new ParameterizedTypeReference<>() {};
 

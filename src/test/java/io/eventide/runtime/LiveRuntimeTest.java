@@ -21,12 +21,11 @@ import org.springframework.boot.test.context.SpringBootTest;
       "eventide.ingest.ndjson-batch-events=" + LiveRuntimeTest.NDJSON_BATCH,
       "eventide.ingest.max-body-size=" + LiveRuntimeTest.MAX_BODY_BYTES + "B",
       "eventide.outputs.sse-heartbeat=250ms",
-      "eventide.outputs.sse-buffer-size=" + LiveRuntimeTest.SSE_BUFFER,
+      "eventide.outputs.sse-poll=200ms",
       "eventide.ingest.max-pipelines-per-stream=" + LiveRuntimeTest.MAX_STREAM_READERS
     })
 public @interface LiveRuntimeTest {
   int NDJSON_BATCH = 10;
   int MAX_BODY_BYTES = 1024 * 1024;
-  int SSE_BUFFER = 32;
   int MAX_STREAM_READERS = 3;
 }

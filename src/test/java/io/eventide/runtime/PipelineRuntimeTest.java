@@ -133,7 +133,16 @@ class PipelineRuntimeTest {
   void aMemoryPipelineRebuiltAfterAFailedStepStartsAfreshWithoutTheResultsOfItsLostWindows() {
     MemoryStateStore store =
         new MemoryStateStore(
-            new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
+            new OutputProperties(
+                1000,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(15),
+                1000,
+                100,
+                10,
+                10,
+                Duration.ofSeconds(1),
+                Duration.ZERO),
             new StateProperties(
                 StateProperties.Store.MEMORY,
                 "eventide",
@@ -151,7 +160,8 @@ class PipelineRuntimeTest {
     // its count, not the higher-indexed pane of the window the failure lost.
     PipelineRuntime rebuilt = runtime(store.open("p", "lineage", 1).join(), false);
     assertThat(rebuilt.ingest(batch("a"))).succeedsWithin(PATIENCE);
-    assertThat(store.results("p", null, Long.MIN_VALUE, Long.MAX_VALUE).block())
+    assertThat(
+            store.results("p", null, Long.MIN_VALUE, Long.MAX_VALUE, null, 100).block().records())
         .extracting(r -> r.get("value").asLong())
         .containsExactly(1L);
   }
@@ -261,10 +271,7 @@ class PipelineRuntimeTest {
   private static RedisStateStore redisStore(
       LettuceConnectionFactory factory, String prefix, IngestBounds bounds) {
     return new RedisStateStore(
-        factory,
-        new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
-        TestRedis.stateProperties(prefix),
-        bounds);
+        factory, TestRedis.outputProperties(), TestRedis.stateProperties(prefix), bounds);
   }
 
   private PipelineRuntime runtime(PipelineState state, boolean durable) {

@@ -12,11 +12,11 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Eventide started in this JVM over the test Redis under a key prefix: one started again with the
  * same prefix is the same service restarted, two running at once are replicas of one deployment.
  */
-final class RedisEventide {
+public final class RedisEventide {
   private RedisEventide() {}
 
-  static ConfigurableApplicationContext start(String prefix, String... settings) {
-    return start(prefix, context -> {}, settings);
+  public static ConfigurableApplicationContext start(String prefix, String... settings) {
+    return startOn(0, prefix, context -> {}, settings);
   }
 
   /** With {@code initializer} run on the context before it refreshes (to add beans of a test's). */
@@ -24,7 +24,22 @@ final class RedisEventide {
       String prefix,
       ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
       String... settings) {
-    List<String> args = new ArrayList<>(List.of("--server.port=0", "--eventide.runtime.shards=2"));
+    return startOn(0, prefix, initializer, settings);
+  }
+
+  /** On a given port (0: any), so that a restarted service is where its clients left it. */
+  public static ConfigurableApplicationContext startOn(
+      int port, String prefix, String... settings) {
+    return startOn(port, prefix, context -> {}, settings);
+  }
+
+  private static ConfigurableApplicationContext startOn(
+      int port,
+      String prefix,
+      ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
+      String... settings) {
+    List<String> args =
+        new ArrayList<>(List.of("--server.port=" + port, "--eventide.runtime.shards=2"));
     args.addAll(TestRedis.storeArguments(TestRedis.url(), prefix));
     args.addAll(List.of(settings));
     return new SpringApplicationBuilder(EventideApplication.class)
@@ -58,7 +73,7 @@ final class RedisEventide {
     }
   }
 
-  static LiveApi api(ConfigurableApplicationContext app) {
+  public static LiveApi api(ConfigurableApplicationContext app) {
     return LiveApi.on(app.getEnvironment().getProperty("local.server.port", Integer.class));
   }
 }

@@ -1,5 +1,6 @@
 package io.eventide.state;
 
+import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -55,6 +56,20 @@ public final class TestRedis {
   }
 
   /** The state settings of a Redis store built by hand under {@code prefix}. */
+  /** Output limits for a store built by hand: results for 1000 windows, the default pages. */
+  public static OutputProperties outputProperties() {
+    return new OutputProperties(
+        1000,
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(15),
+        1000,
+        100,
+        10,
+        10,
+        Duration.ofSeconds(1),
+        Duration.ZERO);
+  }
+
   public static StateProperties stateProperties(String prefix) {
     return new StateProperties(
         StateProperties.Store.REDIS,

@@ -2,7 +2,6 @@ package io.eventide.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eventide.config.OutputProperties;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.RenderedPane;
@@ -44,7 +43,7 @@ class VersionedResultsTest {
     store =
         new RedisStateStore(
             factory,
-            new OutputProperties(16, Duration.ofSeconds(15), 1000, 100, 10, 10, Duration.ZERO),
+            TestRedis.outputProperties(),
             TestRedis.stateProperties(prefix),
             IngestBounds.DEFAULT);
   }
@@ -71,12 +70,15 @@ class VersionedResultsTest {
         commit(state, pipeline, index).join();
       }
       List<JsonNode> results =
-          store.results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE).block();
+          store
+              .results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE, null, 100)
+              .block()
+              .records();
       assertThat(results).hasSize(1);
       assertThat(results.get(0).at("/pane/index").asInt()).isEqualTo(39);
       assertThat(results.get(0).get("value").asInt()).isEqualTo(39);
       // Every pane is in the log, whatever the order they got there.
-      assertThat(store.panesAfter(pipeline, "0").collectList().block()).hasSize(40);
+      assertThat(store.panesAfter(pipeline, "0", 100).block().entries()).hasSize(40);
     }
   }
 
@@ -127,8 +129,9 @@ class VersionedResultsTest {
     assertThat(shard.watermark()).isEqualTo(1100L);
     assertThat(
             store
-                .results("large", null, Long.MIN_VALUE, Long.MAX_VALUE)
+                .results("large", null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10)
                 .block()
+                .records()
                 .get(0)
                 .at("/pane/index")
                 .asInt())
@@ -147,8 +150,9 @@ class VersionedResultsTest {
         .withMessageContaining("FENCED");
     assertThat(
             store
-                .results("fenced", null, Long.MIN_VALUE, Long.MAX_VALUE)
+                .results("fenced", null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10)
                 .block()
+                .records()
                 .get(0)
                 .at("/pane/index")
                 .asInt())

@@ -7,7 +7,9 @@ import io.eventide.core.KeyedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.Pane;
+import io.eventide.engine.Window;
 import io.eventide.pipeline.PaneRecords;
+import io.eventide.sink.LogPage;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
 import io.eventide.state.OutputStore;
@@ -22,7 +24,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 
@@ -41,14 +42,17 @@ public class MemoryStateStore implements StateStore, OutputStore {
   private final int deadLettersLimit;
   private final int paneLogLimit;
 
-  /** One pipeline's outputs; the lock orders pane ids with the log that holds them. */
+  /**
+   * One pipeline's outputs; the lock orders pane ids with the log that holds them, and lets a
+   * snapshot read the results and the log position they reflect at one moment.
+   */
   private static final class Outputs {
     final ConcurrentSkipListMap<KeyedWindow, Pane> results = new ConcurrentSkipListMap<>(ORDER);
 
     /** As records, so that a large event is held truncated, as Redis holds it. */
     final ArrayDeque<JsonNode> deadLetters = new ArrayDeque<>();
 
-    final ArrayDeque<PaneEvent> log = new ArrayDeque<>();
+    final PaneLog log;
     long lastMillis;
     long lastSequence;
 
@@ -56,6 +60,10 @@ public class MemoryStateStore implements StateStore, OutputStore {
      * Ids shaped like Redis stream ids, from the wall clock, so that they keep increasing when a
      * reset starts the log again and a stream resumed across it misses nothing new.
      */
+    Outputs(int paneLogLimit) {
+      this.log = new PaneLog(paneLogLimit);
+    }
+
     String nextId() {
       long now = System.currentTimeMillis();
       if (now > lastMillis) {
@@ -106,7 +114,7 @@ public class MemoryStateStore implements StateStore, OutputStore {
 
           @Override
           public CompletableFuture<List<String>> commit(Commit commit) {
-            return CompletableFuture.completedFuture(write(outputs, commit));
+            return CompletableFuture.completedFuture(write(pipeline, outputs, commit));
           }
 
           @Override
@@ -118,26 +126,27 @@ public class MemoryStateStore implements StateStore, OutputStore {
         });
   }
 
-  private List<String> write(Outputs o, Commit commit) {
+  private List<String> write(String pipeline, Outputs o, Commit commit) {
     List<String> ids = new ArrayList<>(commit.panes().size());
     synchronized (o) {
       for (RenderedPane r : commit.panes()) {
         Pane pane = r.pane();
         String id = o.nextId();
         ids.add(id);
-        o.log.addLast(
-            new PaneEvent(
-                id, pane.key(), pane.info().timing(), pane.isFinal(), pane.retraction(), r.json()));
-        if (o.log.size() > paneLogLimit) {
-          o.log.pollFirst();
-        }
+        o.log.append(PaneEvent.of(id, pane, r.json()));
         if (!pane.retraction()) {
           KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
           o.results.merge(
               k, pane, (old, now) -> now.info().index() >= old.info().index() ? now : old);
         }
       }
-      commit.mergedAway().forEach(o.results::remove);
+      for (KeyedWindow merged : commit.mergedAway()) {
+        o.results.remove(merged);
+        String json =
+            PaneRecords.merge(pipeline, merged.key(), new Window(merged.start(), merged.end()))
+                .toString();
+        o.log.append(PaneEvent.merge(o.nextId(), merged.key(), json));
+      }
       while (o.results.size() > resultsLimit) {
         o.results.pollFirstEntry();
       }
@@ -163,20 +172,52 @@ public class MemoryStateStore implements StateStore, OutputStore {
   }
 
   @Override
-  public Mono<List<JsonNode>> results(String pipeline, String key, long from, long to) {
+  public Mono<ResultsPage> results(
+      String pipeline, String key, long from, long to, KeyedWindow after, int limit) {
     return Mono.fromSupplier(
         () -> {
           Outputs o = pipelines.get(pipeline);
           List<JsonNode> out = new ArrayList<>();
-          if (o != null) {
-            o.results.forEach(
-                (k, pane) -> {
-                  if ((key == null || key.equals(k.key())) && k.end() > from && k.start() < to) {
-                    out.add(PaneRecords.toJson(pipeline, pane));
-                  }
-                });
+          if (o == null) {
+            return new ResultsPage(out, null);
           }
-          return out;
+          KeyedWindow last = null;
+          for (Map.Entry<KeyedWindow, Pane> e :
+              (after == null ? o.results : o.results.tailMap(after, false)).entrySet()) {
+            KeyedWindow k = e.getKey();
+            if (k.start() >= to) {
+              break;
+            }
+            if ((key == null || key.equals(k.key())) && k.end() > from) {
+              if (out.size() == limit) {
+                return new ResultsPage(out, last);
+              }
+              out.add(PaneRecords.toJson(pipeline, e.getValue()));
+              last = k;
+            }
+          }
+          return new ResultsPage(out, null);
+        });
+  }
+
+  @Override
+  public Mono<Snapshot> snapshot(String pipeline) {
+    return Mono.fromSupplier(
+        () -> {
+          Outputs o = pipelines.get(pipeline);
+          if (o == null) {
+            return new Snapshot(LogPage.START, List.of());
+          }
+          synchronized (o) {
+            String position = o.log.end();
+            List<PaneEvent> windows = new ArrayList<>(o.results.size());
+            for (Pane pane : o.results.values()) {
+              windows.add(
+                  PaneEvent.of(position, pane, PaneRecords.toJson(pipeline, pane).toString())
+                      .asOf(position));
+            }
+            return new Snapshot(position, windows);
+          }
         });
   }
 
@@ -199,25 +240,20 @@ public class MemoryStateStore implements StateStore, OutputStore {
   }
 
   @Override
-  public Flux<PaneEvent> panesAfter(String pipeline, String lastId) {
-    return Flux.defer(
+  public Mono<LogPage> panesAfter(String pipeline, String position, int limit) {
+    return Mono.fromSupplier(
         () -> {
           Outputs o = pipelines.get(pipeline);
-          List<PaneEvent> out = new ArrayList<>();
-          if (o != null) {
-            synchronized (o) {
-              for (PaneEvent e : o.log) {
-                if (PaneEvent.compareIds(e.id(), lastId) > 0) {
-                  out.add(e);
-                }
-              }
-            }
+          if (o == null) {
+            return new LogPage(List.of(), LogPage.START, LogPage.START);
           }
-          return Flux.fromIterable(out);
+          synchronized (o) {
+            return o.log.after(position, limit);
+          }
         });
   }
 
   private Outputs outputs(String pipeline) {
-    return pipelines.computeIfAbsent(pipeline, p -> new Outputs());
+    return pipelines.computeIfAbsent(pipeline, p -> new Outputs(paneLogLimit));
   }
 }

@@ -1,5 +1,7 @@
 package io.eventide.state.redis;
 
+import io.eventide.core.KeyedWindow;
+
 /**
  * The names of Eventide's Redis keys (docs/redis.md lists them). A pipeline's keys share the hash
  * tag {@code {pipeline}}, so that on a Redis Cluster they live in one slot and a commit's script
@@ -75,6 +77,16 @@ final class RedisKeys {
   /** The field of a window in the results hashes: {@code <key>@<start>/<end>}. */
   static String windowField(String key, long start, long end) {
     return key + "@" + start + "/" + end;
+  }
+
+  /** The window a results field names. */
+  static KeyedWindow window(String field) {
+    int at = field.lastIndexOf('@');
+    int slash = field.lastIndexOf('/');
+    return new KeyedWindow(
+        field.substring(0, at),
+        Long.parseLong(field.substring(at + 1, slash)),
+        Long.parseLong(field.substring(slash + 1)));
   }
 
   private String base(String pipeline) {

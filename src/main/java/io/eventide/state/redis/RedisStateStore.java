@@ -10,6 +10,10 @@ import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.Pane;
 import io.eventide.engine.Timing;
+import io.eventide.engine.Window;
+import io.eventide.pipeline.PaneRecords;
+import io.eventide.sink.LogEntryKind;
+import io.eventide.sink.LogPage;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
 import io.eventide.state.OutputStore;
@@ -35,7 +39,6 @@ import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.core.ReactiveRedisTemplate;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.ScanOptions;
@@ -58,8 +61,6 @@ public class RedisStateStore implements StateStore, OutputStore {
   /** How long a start-up read may take before the store counts as unavailable. */
   private static final int STATE_PAGE = 1000;
 
-  private static final int PANE_PAGE = 1000;
-
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> COMMIT =
       RedisScript.of(new ClassPathResource("redis/commit.lua"), List.class);
@@ -67,6 +68,18 @@ public class RedisStateStore implements StateStore, OutputStore {
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> OPEN =
       RedisScript.of(new ClassPathResource("redis/open.lua"), List.class);
+
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> PANES =
+      RedisScript.of(new ClassPathResource("redis/panes.lua"), List.class);
+
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> SNAPSHOT =
+      RedisScript.of(new ClassPathResource("redis/snapshot.lua"), List.class);
+
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> RESULTS =
+      RedisScript.of(new ClassPathResource("redis/results.lua"), List.class);
 
   private static final RedisScript<Long> RELEASE =
       RedisScript.of(new ClassPathResource("redis/release.lua"), Long.class);
@@ -228,40 +241,64 @@ public class RedisStateStore implements StateStore, OutputStore {
   }
 
   @Override
-  public Mono<List<JsonNode>> results(String pipeline, String key, long from, long to) {
+  public Mono<ResultsPage> results(
+      String pipeline, String key, long from, long to, KeyedWindow after, int limit) {
+    List<String> args =
+        List.of(
+            after == null ? "" : RedisKeys.windowField(after.key(), after.start(), after.end()),
+            after == null ? "0" : Long.toString(after.start()),
+            key == null ? "" : key,
+            Long.toString(from),
+            Long.toString(to),
+            Integer.toString(limit));
     return strings
-        .opsForZSet()
-        .rangeByScore(
-            keys.resultsOrder(pipeline),
-            Range.of(Range.Bound.unbounded(), Range.Bound.exclusive((double) to)))
-        .filter(field -> matches(field, key, from))
+        .execute(RESULTS, List.of(keys.resultsOrder(pipeline), keys.results(pipeline)), args)
         .collectList()
-        .flatMap(
-            fields ->
-                fields.isEmpty()
-                    ? Mono.just(List.<JsonNode>of())
-                    : strings
-                        .<String, String>opsForHash()
-                        .multiGet(keys.results(pipeline), fields)
-                        .map(
-                            records -> {
-                              List<JsonNode> out = new ArrayList<>(records.size());
-                              for (String r : records) {
-                                if (r != null) {
-                                  out.add(JsonMapper.shared().readTree(r));
-                                }
-                              }
-                              return out;
-                            }))
+        .map(RedisStateStore::flatten)
+        .map(
+            pairs -> {
+              List<JsonNode> out = new ArrayList<>();
+              KeyedWindow last = null;
+              for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                if (out.size() == limit) {
+                  return new ResultsPage(out, last);
+                }
+                out.add(JsonMapper.shared().readTree(pairs.get(i + 1)));
+                last = RedisKeys.window(pairs.get(i));
+              }
+              return new ResultsPage(out, null);
+            })
         .onErrorMap(RedisStateStore::unavailable);
   }
 
-  /** Whether a results field {@code <key>@<start>/<end>} is of {@code key} and ends after from. */
-  private static boolean matches(String field, String key, long from) {
-    int at = field.lastIndexOf('@');
-    int slash = field.lastIndexOf('/');
-    long end = Long.parseLong(field.substring(slash + 1));
-    return end > from && (key == null || key.equals(field.substring(0, at)));
+  @Override
+  public Mono<Snapshot> snapshot(String pipeline) {
+    return strings
+        .execute(SNAPSHOT, List.of(keys.results(pipeline), keys.paneLog(pipeline)), List.of())
+        .collectList()
+        .map(RedisStateStore::flatten)
+        .map(
+            reply -> {
+              String position = reply.get(0);
+              List<PaneEvent> windows = new ArrayList<>(reply.size() / 2);
+              for (int i = 1; i + 1 < reply.size(); i += 2) {
+                windows.add(snapshotItem(position, reply.get(i + 1)));
+              }
+              return new Snapshot(position, windows);
+            })
+        .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  /** A stored result as a snapshot item: what filters read is in the record itself. */
+  private static PaneEvent snapshotItem(String position, String record) {
+    JsonNode json = JsonMapper.shared().readTree(record);
+    return new PaneEvent(
+        position,
+        LogEntryKind.SNAPSHOT,
+        json.get("key").asString(),
+        Timing.valueOf(json.at("/pane/timing").asString()),
+        json.get("final").asBoolean(),
+        record);
   }
 
   @Override
@@ -275,37 +312,52 @@ public class RedisStateStore implements StateStore, OutputStore {
   }
 
   @Override
-  public Flux<PaneEvent> panesAfter(String pipeline, String lastId) {
-    return page(keys.paneLog(pipeline), lastId).onErrorMap(RedisStateStore::unavailable);
-  }
-
-  /** Reads the log in pages, so that a long backlog is never asked for in one reply. */
-  private Flux<PaneEvent> page(String log, String after) {
+  public Mono<LogPage> panesAfter(String pipeline, String position, int limit) {
     return strings
-        .opsForStream()
-        .range(
-            log,
-            Range.of(Range.Bound.exclusive(after), Range.Bound.unbounded()),
-            Limit.limit().count(PANE_PAGE))
-        .map(RedisStateStore::paneEvent)
+        .execute(PANES, List.of(keys.paneLog(pipeline)), List.of(position, Integer.toString(limit)))
         .collectList()
-        .flatMapMany(
-            page ->
-                page.size() < PANE_PAGE
-                    ? Flux.fromIterable(page)
-                    : Flux.fromIterable(page)
-                        .concatWith(page(log, page.get(page.size() - 1).id())));
+        .map(RedisStateStore::logPage)
+        .onErrorMap(RedisStateStore::unavailable);
   }
 
-  private static PaneEvent paneEvent(MapRecord<String, Object, Object> r) {
-    Map<Object, Object> f = r.getValue();
-    return new PaneEvent(
-        r.getId().getValue(),
-        (String) f.get("key"),
-        Timing.valueOf((String) f.get("timing")),
-        "1".equals(f.get("final")),
-        "retraction".equals(f.get("kind")),
-        (String) f.get("record"));
+  /** The reply of panes.lua: trimmed-through id, end id, then the entries as XRANGE gives them. */
+  private static LogPage logPage(List<?> replies) {
+    // The script's one reply, a nested list, arrives as the one element of the Flux.
+    List<?> reply = (List<?>) replies.get(0);
+    List<PaneEvent> entries = new ArrayList<>();
+    for (Object entry : (List<?>) reply.get(2)) {
+      List<?> idAndFields = (List<?>) entry;
+      List<String> fields = flatten((List<?>) idAndFields.get(1));
+      Map<String, String> f = new HashMap<>();
+      for (int i = 0; i + 1 < fields.size(); i += 2) {
+        f.put(fields.get(i), fields.get(i + 1));
+      }
+      entries.add(paneEvent(text(idAndFields.get(0)), f));
+    }
+    return new LogPage(entries, text(reply.get(0)), text(reply.get(1)));
+  }
+
+  private static PaneEvent paneEvent(String id, Map<String, String> f) {
+    LogEntryKind kind =
+        switch (f.get("kind")) {
+          case "merge" -> LogEntryKind.MERGE;
+          case "retraction" -> LogEntryKind.RETRACTION;
+          case "pane" -> LogEntryKind.PANE;
+          default -> throw new IllegalStateException("unknown pane log entry " + f.get("kind"));
+        };
+    return kind == LogEntryKind.MERGE
+        ? PaneEvent.merge(id, f.get("key"), f.get("record"))
+        : new PaneEvent(
+            id,
+            kind,
+            f.get("key"),
+            Timing.valueOf(f.get("timing")),
+            "1".equals(f.get("final")),
+            f.get("record"));
+  }
+
+  private static String text(Object o) {
+    return o instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : o.toString();
   }
 
   static StateUnavailableException unavailable(Throwable e) {
@@ -371,7 +423,7 @@ public class RedisStateStore implements StateStore, OutputStore {
       int size =
           10
               + 8 * commit.panes().size()
-              + commit.mergedAway().size()
+              + 3 * commit.mergedAway().size()
               + 2 * commit.deadLetters().size();
       for (ShardChanges c : commit.shards()) {
         size += 4 + 2 * c.changed().size() + c.removed().size() + 2 * c.ids().size();
@@ -422,6 +474,9 @@ public class RedisStateStore implements StateStore, OutputStore {
       args.add(number(commit.mergedAway().size()));
       for (KeyedWindow w : commit.mergedAway()) {
         args.add(utf8(RedisKeys.windowField(w.key(), w.start(), w.end())));
+        args.add(utf8(w.key()));
+        args.add(
+            utf8(PaneRecords.merge(pipeline, w.key(), new Window(w.start(), w.end())).toString()));
       }
       args.add(number(commit.deadLetters().size()));
       for (DeadLetter d : commit.deadLetters()) {

@@ -1,0 +1,111 @@
+package io.eventide.api;
+
+import io.eventide.config.OutputProperties;
+import io.eventide.ops.PipelineStatus;
+import io.eventide.ops.PipelineStatuses;
+import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.pipeline.Timestamps;
+import io.eventide.security.Credentials;
+import java.time.Duration;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Every pipeline at a glance, once as JSON or every {@code eventide.outputs.status-interval} as a
+ * server-sent event stream, which counts against the stream limits like a pane stream.
+ */
+@RestController
+class StatusController {
+  /** The name status streams are counted under: no pipeline can be called that. */
+  private static final String STATUS_STREAMS = "/pipelines/status";
+
+  private final PipelineRegistry registry;
+  private final PipelineStatuses statuses;
+  private final OutputProperties properties;
+  private final StreamPermits permits;
+
+  StatusController(
+      PipelineRegistry registry,
+      PipelineStatuses statuses,
+      OutputProperties properties,
+      StreamPermits permits) {
+    this.registry = registry;
+    this.statuses = statuses;
+    this.properties = properties;
+    this.permits = permits;
+  }
+
+  @GetMapping(path = "/pipelines/status", produces = MediaType.APPLICATION_JSON_VALUE)
+  Mono<JsonNode> status() {
+    return current();
+  }
+
+  @GetMapping(path = "/pipelines/status", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+  Flux<ServerSentEvent<String>> statusStream(ServerWebExchange exchange) {
+    return exchange
+        .getPrincipal()
+        .map(Credentials::id)
+        .defaultIfEmpty(StreamPermits.ANONYMOUS)
+        .flatMapMany(
+            credential -> {
+              Runnable release = permits.acquire(STATUS_STREAMS, credential);
+              return Flux.interval(Duration.ZERO, properties.statusInterval())
+                  .onBackpressureDrop()
+                  .concatMap(i -> current())
+                  .map(
+                      json ->
+                          ServerSentEvent.<String>builder()
+                              .event("status")
+                              .data(json.toString())
+                              .build())
+                  .doFinally(signal -> release.run());
+            });
+  }
+
+  private Mono<JsonNode> current() {
+    return registry
+        .list()
+        .map(PipelineDefinition::name)
+        .collectList()
+        .map(
+            names -> {
+              statuses.retainOnly(names);
+              ObjectNode out = JsonNodeFactory.instance.objectNode();
+              ArrayNode list = out.putArray("pipelines");
+              for (String name : names.stream().sorted().toList()) {
+                list.add(json(statuses.of(name)));
+              }
+              return out;
+            });
+  }
+
+  private static ObjectNode json(PipelineStatus s) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("name", s.name());
+    n.put("state", s.state().name());
+    n.put("inputWatermark", Timestamps.formatWatermark(s.inputWatermark()));
+    if (Double.isNaN(s.lagSeconds())) {
+      n.putNull("watermarkLagSeconds");
+    } else {
+      n.put("watermarkLagSeconds", s.lagSeconds());
+    }
+    n.put("eventsPerSecond", s.eventsPerSecond());
+    n.put("ingested", s.ingested());
+    n.put("late", s.late());
+    n.put("dropped", s.dropped());
+    n.put("panes", s.panes());
+    n.put("openWindows", s.openWindows());
+    n.put("subscribers", s.subscribers());
+    return n;
+  }
+}

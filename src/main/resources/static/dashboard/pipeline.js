@@ -1,0 +1,234 @@
+// One pipeline: its keys' window values as they change, the watermark, dropped events, the Beam
+// expressions of its definition, and why a window has not fired yet.
+import { getJson, PaneStream } from './api.js';
+import { drawWindows } from './chart.js';
+import { el, number, frameScheduler } from './dom.js';
+
+const TOP = 20;
+const WINDOWS_PER_KEY = 60;
+const RANK_MILLIS = 250;
+
+/** Per key, its windows by start; bounded, so that 10 000 keys stay a few MB. */
+class KeyWindows {
+  constructor() { this.keys = new Map(); this.version = 0; }
+
+  reset() { this.keys.clear(); this.version++; }
+
+  pane(p) {
+    if (p.retraction || p.window.global) return;
+    let key = this.keys.get(p.key);
+    if (!key) { key = { windows: new Map(), latest: null, panes: 0 }; this.keys.set(p.key, key); }
+    const start = Date.parse(p.window.start);
+    const w = {
+      start, end: Date.parse(p.window.end), value: p.value, timing: p.pane.timing,
+      final: p.final, index: p.pane.index, finalAt: p.finalAt,
+    };
+    const before = key.windows.get(start);
+    if (before && before.index > w.index) return;
+    key.windows.set(start, w);
+    key.panes++;
+    if (!key.latest || w.start >= key.latest.start) key.latest = w;
+    if (key.windows.size > WINDOWS_PER_KEY) key.windows.delete(Math.min(...key.windows.keys()));
+    this.version++;
+  }
+
+  merge(m) {
+    const key = this.keys.get(m.key);
+    if (!key) return;
+    const start = Date.parse(m.window.start);
+    const gone = key.windows.get(start);
+    if (gone && gone.end === Date.parse(m.window.end)) {
+      key.windows.delete(start);
+      if (key.latest === gone) key.latest = [...key.windows.values()].sort((a, b) => b.start - a.start)[0] || null;
+      this.version++;
+    }
+  }
+
+  /**
+   * The n keys to list: matching the search, largest latest value first (else most panes). One
+   * pass keeping the n best so far, so that 10 000 keys cost no sort.
+   */
+  top(search, n) {
+    const rank = k => (typeof k.latest?.value === 'number' ? k.latest.value : k.panes);
+    const before = (a, b) => rank(a[1]) > rank(b[1]) || (rank(a[1]) === rank(b[1]) && a[0] < b[0]);
+    const best = [];
+    for (const entry of this.keys) {
+      if (search && !entry[0].includes(search)) continue;
+      if (best.length === n && !before(entry, best[n - 1])) continue;
+      let i = best.length === n ? n - 1 : best.length;
+      while (i > 0 && before(entry, best[i - 1])) { best[i] = best[i - 1]; i--; }
+      best[i] = entry;
+    }
+    return best;
+  }
+}
+
+function display(value) {
+  if (typeof value === 'number') return number(value, 3);
+  return JSON.stringify(value);
+}
+
+function badge(w) {
+  return [el('span', { class: 'badge ' + w.timing }, w.timing), ' ',
+    el('span', { class: 'badge ' + (w.final ? 'final' : 'provisional') }, w.final ? 'final' : 'provisional')];
+}
+
+export function pipelineView(root, name) {
+  const state = new KeyWindows();
+  let selected = null;
+  let search = '';
+  let watermark = NaN;
+  let drops = [];
+  // What a test or a curious operator can read in the console: render costs, the panes received
+  // (key@window#index, for checking a resumed stream for gaps), how many snapshots were taken.
+  const stats = (window.eventideStats = { renders: 0, renderMillis: [], keys: 0, seen: [], snapshots: 0 });
+
+  const chart = el('canvas', { id: 'chart', style: 'height: 280px' });
+  const keysBody = el('tbody');
+  const windowsBody = el('tbody');
+  const wmText = el('span', { id: 'watermark' }, '–');
+  const heading = el('h3', {}, 'Windows');
+  const expressions = el('div');
+  const deadBody = el('tbody');
+  const why = el('div', { class: 'why' });
+  const whyKey = el('input', { id: 'why-key', placeholder: 'key' });
+  const searchBox = el('input', {
+    id: 'search', type: 'search', placeholder: 'search keys',
+    oninput: e => { search = e.target.value.trim(); schedule(); },
+  });
+
+  root.append(
+    el('h2', {}, 'Pipeline ', el('code', {}, name)),
+    el('p', {}, 'Input watermark: ', wmText, ' · ', el('span', { id: 'key-count' }), ' keys'),
+    expressions,
+    el('div', { class: 'grid' },
+      el('div', {},
+        el('h3', {}, 'Keys'), searchBox,
+        el('table', { id: 'keys' },
+          el('thead', {}, el('tr', {}, el('th', {}, 'Key'), el('th', {}, 'Latest window'), el('th', {}, 'Value'), el('th', {}, 'Pane'))),
+          keysBody)),
+      el('div', {},
+        heading,
+        el('div', { class: 'legend' },
+          el('span', { class: 'early' }, '● EARLY'), el('span', { class: 'on_time' }, '■ ON_TIME'),
+          el('span', { class: 'late' }, '▲ LATE'), el('span', {}, 'filled: final · hollow: provisional'),
+          el('span', { class: 'wm' }, '| watermark'), el('span', { class: 'late' }, '✕ dropped')),
+        chart,
+        el('table', { id: 'windows' },
+          el('thead', {}, el('tr', {}, el('th', {}, 'Window'), el('th', {}, 'Value'), el('th', {}, 'Pane'), el('th', {}, 'Index'))),
+          windowsBody))),
+    el('h3', {}, 'Why hasn’t my window fired?'),
+    el('p', {}, whyKey, ' ', el('button', { id: 'why', onclick: () => explain(whyKey.value.trim() || selected) }, 'Explain'),
+      el('span', { class: 'muted' }, ' from GET /pipelines/' + name + '/windows')),
+    why,
+    el('h3', {}, 'Dead letters'),
+    el('table', { id: 'dead-letters' },
+      el('thead', {}, el('tr', {}, el('th', {}, 'At'), el('th', {}, 'Reason'), el('th', {}, 'Detail'), el('th', {}, 'Event'))),
+      deadBody));
+
+  // The key list is ranked at most every RANK_MILLIS: with 10 000 keys taking panes, ranking on
+  // every frame would cost more than the frame has.
+  let ranked = { at: 0, version: -1, search: '', keys: [] };
+  let pinned = false;
+  let rerank = null;
+  const render = () => {
+    const started = performance.now();
+    if (ranked.search !== search || (ranked.version !== state.version && started - ranked.at > RANK_MILLIS)) {
+      ranked = { at: started, version: state.version, search, keys: state.top(search, TOP) };
+    } else if (ranked.version !== state.version && !rerank) {
+      rerank = setTimeout(() => { rerank = null; schedule(); }, RANK_MILLIS - (started - ranked.at));
+    }
+    const top = ranked.keys;
+    if (!pinned || !state.keys.has(selected)) selected = top[0]?.[0] ?? null;
+    keysBody.replaceChildren(...top.map(([key, k]) => el('tr', {
+      'data-key': key, class: key === selected ? 'selected' : undefined,
+      onclick: () => { selected = key; pinned = true; whyKey.value = key; schedule(); },
+    },
+    el('td', {}, key),
+    el('td', {}, k.latest ? new Date(k.latest.start).toISOString().slice(11, 19) : ''),
+    el('td', { class: 'num value ' + (k.latest?.final ? 'final' : 'provisional'), 'data-timing': k.latest?.timing },
+      k.latest ? display(k.latest.value) : ''),
+    el('td', {}, k.latest ? badge(k.latest) : ''))));
+    document.getElementById('key-count').textContent = number(state.keys.size);
+    wmText.textContent = Number.isFinite(watermark) ? new Date(watermark).toISOString() : '–';
+    const key = selected ? state.keys.get(selected) : null;
+    heading.textContent = selected ? 'Windows of ' + selected : 'Windows';
+    const windows = key ? [...key.windows.values()].sort((a, b) => b.start - a.start) : [];
+    windowsBody.replaceChildren(...windows.slice(0, 12).map(w => el('tr', { 'data-window': new Date(w.start).toISOString() },
+      el('td', {}, new Date(w.start).toISOString().slice(11, 19) + '–' + new Date(w.end).toISOString().slice(11, 19)),
+      el('td', { class: 'num value ' + (w.final ? 'final' : 'provisional') }, display(w.value)),
+      el('td', {}, badge(w)),
+      el('td', { class: 'num' }, w.index))));
+    drawWindows(chart, windows, watermark,
+      drops.filter(d => d.key === selected));
+    stats.renders++;
+    stats.keys = state.keys.size;
+    stats.renderMillis.push(performance.now() - started);
+    if (stats.renderMillis.length > 600) stats.renderMillis.shift();
+  };
+  const schedule = frameScheduler(render);
+
+  const stream = new PaneStream(name, {}, {
+    reset: () => { state.reset(); stats.snapshots++; stats.seen = []; schedule(); },
+    pane: (p, fromSnapshot) => {
+      if (stats.seen.length < 200000) stats.seen.push(p.key + '@' + (p.window.start || 'global') + '#' + p.pane.index + (fromSnapshot ? ' snapshot' : ''));
+      state.pane(p);
+      schedule();
+    },
+    merge: m => { state.merge(m); schedule(); },
+  });
+
+  getJson('/pipelines/' + encodeURIComponent(name)).then(d => expressions.replaceChildren(
+    el('pre', { class: 'expr', id: 'window-expression' }, d.windowExpression),
+    el('pre', { class: 'expr', id: 'trigger-expression' }, d.triggerExpression))).catch(e =>
+    expressions.replaceChildren(el('p', { class: 'error' }, e.message)));
+
+  const poll = async () => {
+    try {
+      const w = await getJson('/pipelines/' + encodeURIComponent(name) + '/watermark');
+      watermark = w.input === '-inf' ? NaN : w.input === '+inf' ? Infinity : Date.parse(w.input);
+      const letters = await getJson('/pipelines/' + encodeURIComponent(name) + '/dead-letters?limit=50');
+      drops = letters.deadLetters.map(d => ({
+        key: d.event && d.event.key, time: d.event && Date.parse(d.event.timestamp), reason: d.reason,
+      }));
+      deadBody.replaceChildren(...letters.deadLetters.slice(0, 20).map(d => el('tr', {},
+        el('td', {}, d.at), el('td', {}, d.reason), el('td', {}, d.detail),
+        el('td', {}, el('code', {}, typeof d.event === 'string' ? d.event : JSON.stringify(d.event))))));
+      schedule();
+    } catch (e) {
+      wmText.textContent = e.message;
+    }
+  };
+  poll();
+  const timer = setInterval(poll, 1000);
+
+  async function explain(key) {
+    const query = key ? '?key=' + encodeURIComponent(key) : '';
+    try {
+      const answer = await getJson('/pipelines/' + encodeURIComponent(name) + '/windows' + query);
+      if (answer.windows.length === 0) {
+        why.replaceChildren(el('p', {}, 'No open window' + (key ? ' for ' + key : '') +
+          ': every window has fired its final pane and been collected, or no event arrived (see the dead letters).'));
+        return;
+      }
+      why.replaceChildren(el('ul', {}, answer.windows.slice(0, 50).map(w => el('li', {},
+        el('code', {}, w.key + ' ' + w.window.start + '–' + w.window.end), ': ', reason(w)))));
+    } catch (e) {
+      why.replaceChildren(el('p', { class: 'error' }, e.message));
+    }
+  }
+
+  return { close: () => { stream.close(); clearInterval(timer); clearTimeout(rerank); } };
+}
+
+/** A plain-words reading of a window's state as /windows reports it. */
+function reason(w) {
+  const parts = [];
+  if (w.closed) parts.push('closed: its trigger finished, only garbage collection at ' + w.gcTime + ' is left');
+  else if (w.watermark === '-inf' || w.watermark < w.endOfWindow) {
+    parts.push('waiting for the watermark (' + w.watermark + ') to pass the end of the window (' + w.endOfWindow + ')');
+  } else parts.push('the watermark has passed its end; later panes depend on the trigger and lateness (gc at ' + w.gcTime + ')');
+  parts.push(w.pendingElements + ' element(s) since its last pane, ' + w.elements + ' in all, next pane index ' + w.nextPaneIndex);
+  parts.push('trigger: ' + w.trigger);
+  return parts.join('; ');
+}

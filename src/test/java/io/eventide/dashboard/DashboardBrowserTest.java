@@ -1,0 +1,222 @@
+package io.eventide.dashboard;
+
+import static io.eventide.runtime.LiveApi.array;
+import static io.eventide.runtime.LiveApi.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eventide.runtime.LiveApi;
+import io.eventide.state.RedisEventide;
+import io.eventide.state.TestRedis;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The page in a real browser over Eventide with Redis: new values appear, a pane turns final when
+ * the watermark passes its window, and after the service restarts the page resumes its stream from
+ * where it was, with no pane missed or repeated. A second run measures the page with 10 000 keys
+ * (figures in docs/benchmarks.md; nothing here asserts a speed).
+ */
+class DashboardBrowserTest {
+  private static final String DEFINITION =
+      """
+      {"window": {"type": "fixed", "size": "1m"},
+       "trigger": {"type": "afterWatermark", "early": {"type": "afterCount", "count": 1}},
+       "accumulation": "accumulating", "aggregate": {"type": "sum"}}
+      """;
+
+  private final String prefix = TestRedis.newKeyPrefix();
+
+  @AfterEach
+  void deleteKeys() {
+    TestRedis.delete(prefix);
+  }
+
+  @Test
+  void thePageShowsNewValuesMarksFinalPanesAndResumesAfterARestartWithoutAGap() throws Exception {
+    int port = freePort();
+    ConfigurableApplicationContext app = RedisEventide.startOn(port, prefix);
+    try (Browser browser = new Browser()) {
+      LiveApi api = RedisEventide.api(app);
+      api.define("dash", DEFINITION);
+      api.events(
+          "dash",
+          array(
+              event("alpha", "2026-01-01T10:00:05Z", 1), event("beta", "2026-01-01T10:00:06Z", 5)));
+      browser.open("http://localhost:" + port + "/#/pipelines/dash");
+      awaitValue(browser, "alpha", "1", "provisional");
+      assertThat(browser.text("#trigger-expression")).contains("AfterWatermark.pastEndOfWindow()");
+
+      api.events("dash", array(event("alpha", "2026-01-01T10:00:07Z", 2)));
+      awaitValue(browser, "alpha", "3", "provisional");
+      assertThat(cell(browser, "alpha").get(2)).isEqualTo("EARLY");
+
+      api.watermark("dash", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
+      awaitValue(browser, "alpha", "3", "final");
+      assertThat(cell(browser, "alpha").get(2)).isEqualTo("ON_TIME");
+      browser.await(
+          "the watermark shown", d -> browser.text("#watermark").startsWith("2026-01-01T10:01"));
+      browser.screenshot(Path.of("target", "dashboard.png"));
+
+      // Restart: the page notices, and once the service is back it reads on from its position.
+      app.close();
+      browser.await(
+          "the page to notice the service is gone",
+          d -> "reconnecting".equals(browser.text("#connection")));
+      app = RedisEventide.startOn(port, prefix);
+      api = RedisEventide.api(app);
+      api.events(
+          "dash",
+          array(
+              event("gamma", "2026-01-01T10:01:30Z", 7),
+              event("alpha", "2026-01-01T10:01:31Z", 4)));
+      api.events("dash", array(event("gamma", "2026-01-01T10:01:32Z", 1)));
+      awaitValue(browser, "gamma", "8", "provisional");
+      awaitValue(browser, "alpha", "4", "provisional");
+      assertThat(browser.script("return window.eventideStats.snapshots")).isEqualTo(1L);
+      assertNoGapNorRepeat(seen(browser));
+      browser.screenshot(Path.of("target", "dashboard-resumed.png"));
+    } finally {
+      app.close();
+    }
+  }
+
+  @Test
+  void tenThousandKeysFrameTime() throws Exception {
+    ConfigurableApplicationContext app = RedisEventide.start(prefix);
+    try (Browser browser = new Browser()) {
+      LiveApi api = RedisEventide.api(app);
+      int port = app.getEnvironment().getProperty("local.server.port", Integer.class);
+      api.define("wide", DEFINITION);
+      browser.open("http://localhost:" + port + "/#/pipelines/wide");
+      browser.await("the page", d -> !d.findElements(By.id("keys")).isEmpty());
+      int keys = 10_000;
+      for (int round = 0; round < 3; round++) {
+        for (int from = 0; from < keys; from += 2000) {
+          List<String> batch = new ArrayList<>();
+          for (int k = from; k < from + 2000; k++) {
+            batch.add(event("k" + k, "2026-01-01T10:00:0" + round + "Z", k % 97 + round));
+          }
+          api.events("wide", array(batch.toArray(String[]::new)));
+        }
+      }
+      api.watermark("wide", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
+      browser.await(
+          "10 000 keys, all final",
+          d ->
+              browser.text("#key-count").replace(",", "").equals("10000")
+                  && d.findElements(By.cssSelector("#keys td.value.provisional")).isEmpty()
+                  && d.findElements(By.cssSelector("#keys td.value.final")).size() == 20);
+      browser.screenshot(Path.of("target", "dashboard-10000-keys.png"));
+      @SuppressWarnings("unchecked")
+      List<Number> renders =
+          (List<Number>) browser.script("return window.eventideStats.renderMillis");
+      // Frame intervals over two seconds while the page keeps taking panes and drawing.
+      String measure =
+          """
+          const done = arguments[arguments.length - 1];
+          const gaps = []; let last = performance.now(); const end = last + 2000;
+          function frame(now) { gaps.push(now - last); last = now;
+            if (now < end) requestAnimationFrame(frame); else done(gaps); }
+          requestAnimationFrame(frame);
+          """;
+      Thread producer =
+          new Thread(
+              () -> {
+                for (int round = 0; round < 4; round++) {
+                  List<String> batch = new ArrayList<>();
+                  for (int k = 0; k < 2000; k++) {
+                    batch.add(event("k" + k, "2026-01-01T10:01:0" + round + "Z", k % 13));
+                  }
+                  RedisEventide.api(app).events("wide", array(batch.toArray(String[]::new)));
+                }
+              });
+      producer.start();
+      @SuppressWarnings("unchecked")
+      List<Number> gaps = (List<Number>) browser.driver.executeAsyncScript(measure);
+      producer.join();
+      String figures =
+          "render ms (last "
+              + renders.size()
+              + " renders with up to 10 000 keys): "
+              + summary(renders)
+              + "\nframe interval ms while panes arrive: "
+              + summary(gaps)
+              + "\n";
+      Files.writeString(Path.of("target", "dashboard-frames.txt"), figures);
+      System.out.print(figures);
+      assertThat(renders).isNotEmpty();
+      assertThat(gaps).isNotEmpty();
+    } finally {
+      app.close();
+    }
+  }
+
+  private static String summary(List<Number> values) {
+    double[] v = values.stream().mapToDouble(Number::doubleValue).sorted().toArray();
+    return "p50 %.1f, p95 %.1f, max %.1f (n=%d)"
+        .formatted(v[v.length / 2], v[(int) (v.length * 0.95)], v[v.length - 1], v.length);
+  }
+
+  /**
+   * The key's value cell as {@code [text, class, timing]}, read in one script: the page redraws its
+   * table as panes come, so an element found in one call may be gone by the next.
+   */
+  @SuppressWarnings("unchecked")
+  private static List<String> cell(Browser browser, String key) {
+    return (List<String>)
+        browser.script(
+            "const c = document.querySelector(\"#keys tr[data-key='\" + arguments[0] + \"'] td.value\");"
+                + " return c ? [c.textContent, c.className, c.dataset.timing] : null;",
+            key);
+  }
+
+  private static void awaitValue(Browser browser, String key, String value, String finality) {
+    browser.await(
+        key + " showing " + value + " (" + finality + ")",
+        d -> {
+          List<String> cell = cell(browser, key);
+          return cell != null && cell.get(0).equals(value) && cell.get(1).contains(finality);
+        });
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> seen(Browser browser) {
+    return (List<String>) browser.script("return window.eventideStats.seen");
+  }
+
+  /** Per window, the pane indexes the page received go up by one from the first it saw. */
+  private static void assertNoGapNorRepeat(List<String> seen) {
+    Map<String, Integer> last = new HashMap<>();
+    for (String s : seen) {
+      String window = s.substring(0, s.indexOf('#'));
+      int index = Integer.parseInt(s.substring(s.indexOf('#') + 1).replace(" snapshot", ""));
+      Integer before = last.put(window, index);
+      if (before != null) {
+        assertThat(index).as("%s after %s in %s", s, before, seen).isEqualTo(before + 1);
+      } else if (!s.endsWith(" snapshot")) {
+        assertThat(index).as("%s is the first pane of its window: %s", s, seen).isZero();
+      }
+    }
+    assertThat(last)
+        .containsKeys(
+            "alpha@2026-01-01T10:00:00.000Z",
+            "alpha@2026-01-01T10:01:00.000Z",
+            "gamma@2026-01-01T10:01:00.000Z");
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

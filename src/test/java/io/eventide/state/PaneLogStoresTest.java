@@ -1,0 +1,201 @@
+package io.eventide.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eventide.config.OutputProperties;
+import io.eventide.config.StateProperties;
+import io.eventide.core.IngestBounds;
+import io.eventide.core.KeyedWindow;
+import io.eventide.core.RenderedPane;
+import io.eventide.engine.Pane;
+import io.eventide.engine.PaneInfo;
+import io.eventide.engine.Timing;
+import io.eventide.engine.Window;
+import io.eventide.pipeline.PaneRecords;
+import io.eventide.sink.LogEntryKind;
+import io.eventide.sink.LogPage;
+import io.eventide.sink.PaneEvent;
+import io.eventide.state.memory.MemoryStateStore;
+import io.eventide.state.redis.RedisStateStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The read side that pane streams use, the same in both stores: the log in pages with its trimmed
+ * bound, merges in the log, a snapshot consistent with its position, results in pages.
+ */
+class PaneLogStoresTest {
+  private static final int RETENTION = 300;
+  private static final OutputProperties OUTPUTS = TestRedis.outputProperties();
+
+  private final String prefix = TestRedis.newKeyPrefix();
+  private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    factories.forEach(LettuceConnectionFactory::destroy);
+    TestRedis.delete(prefix);
+  }
+
+  static Stream<String> stores() {
+    return Stream.of("memory", "redis");
+  }
+
+  private StateStore store(String kind) {
+    StateProperties state =
+        new StateProperties(
+            kind.equals("memory") ? StateProperties.Store.MEMORY : StateProperties.Store.REDIS,
+            prefix,
+            RETENTION,
+            Duration.ofSeconds(1),
+            new StateProperties.Redis(Duration.ofSeconds(15), 0, Duration.ofSeconds(1)));
+    if (kind.equals("memory")) {
+      return new MemoryStateStore(OUTPUTS, state);
+    }
+    LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
+    factories.add(factory);
+    return new RedisStateStore(factory, OUTPUTS, state, IngestBounds.DEFAULT);
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void theLogIsReadInPagesAndSaysWhenAPositionFellOutOfItsRetention(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("logged", "lineage", 1).join();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      ids.addAll(state.commit(commit(List.of(pane("k" + i, 0, false)), List.of())).join());
+    }
+    LogPage first = outputs.panesAfter("logged", LogPage.START, 40).block();
+    assertThat(first.entries()).extracting(PaneEvent::id).isEqualTo(ids.subList(0, 40));
+    assertThat(first.lostAfter(LogPage.START)).isFalse();
+    assertThat(first.end()).isEqualTo(ids.get(99));
+    LogPage second = outputs.panesAfter("logged", ids.get(39), 1000).block();
+    assertThat(second.entries()).extracting(PaneEvent::id).isEqualTo(ids.subList(40, 100));
+    assertThat(outputs.panesAfter("logged", LogPage.START, 0).block().entries()).isEmpty();
+
+    for (int i = 0; i < 3 * RETENTION; i++) {
+      ids.addAll(state.commit(commit(List.of(pane("k" + i, 1, false)), List.of())).join());
+    }
+    LogPage trimmed = outputs.panesAfter("logged", ids.get(39), 10).block();
+    assertThat(trimmed.lostAfter(ids.get(39))).isTrue();
+    // The log keeps at least its retention (Redis trims whole nodes) and resumes after its bound.
+    int kept = ids.indexOf(trimmed.trimmedThrough()) + 1;
+    assertThat(ids.size() - kept).isBetween(RETENTION, 2 * RETENTION);
+    LogPage resumed = outputs.panesAfter("logged", trimmed.trimmedThrough(), 10_000).block();
+    assertThat(resumed.lostAfter(trimmed.trimmedThrough())).isFalse();
+    assertThat(resumed.entries())
+        .extracting(PaneEvent::id)
+        .isEqualTo(ids.subList(kept, ids.size()));
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void mergesAreLoggedAfterTheirCommitsPanesAndTheSnapshotMatchesItsPosition(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("merged", "lineage", 1).join();
+    state.commit(commit(List.of(pane("a", 0, false), pane("b", 0, true)), List.of())).join();
+    KeyedWindow gone = new KeyedWindow("a", 0, 60_000);
+    List<String> ids =
+        state
+            .commit(
+                new Commit(
+                    List.of(),
+                    null,
+                    List.of(rendered(new Window(0, 90_000), "a", 0, false)),
+                    List.of(gone),
+                    List.of()))
+            .join();
+    OutputStore.Snapshot snapshot = outputs.snapshot("merged").block();
+    List<PaneEvent> log = outputs.panesAfter("merged", LogPage.START, 100).block().entries();
+    assertThat(log)
+        .extracting(PaneEvent::kind)
+        .containsExactly(
+            LogEntryKind.PANE, LogEntryKind.PANE, LogEntryKind.PANE, LogEntryKind.MERGE);
+    assertThat(log.get(2).id()).isEqualTo(ids.get(0));
+    assertThat(log.get(3).key()).isEqualTo("a");
+    assertThat(log.get(3).json()).contains("\"end\":\"1970-01-01T00:01:00.000Z\"");
+    assertThat(snapshot.position()).isEqualTo(log.get(3).id());
+    assertThat(snapshot.windows())
+        .extracting(PaneEvent::key, PaneEvent::kind, PaneEvent::last, PaneEvent::id)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(
+                "a", LogEntryKind.SNAPSHOT, false, snapshot.position()),
+            org.assertj.core.groups.Tuple.tuple(
+                "b", LogEntryKind.SNAPSHOT, true, snapshot.position()));
+    assertThat(
+            snapshot.windows().stream().filter(w -> w.key().equals("a")).findFirst().get().json())
+        .contains("\"end\":\"1970-01-01T00:01:30.000Z\"");
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void resultsComeInPagesThatContinueEachOther(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("paged", "lineage", 1).join();
+    List<RenderedPane> panes = new ArrayList<>();
+    for (int i = 0; i < 23; i++) {
+      panes.add(rendered(new Window(60_000L * (i % 4), 60_000L * (i % 4 + 1)), "k" + i, 0, false));
+    }
+    state.commit(new Commit(List.of(), null, panes, List.of(), List.of())).join();
+    BiFunction<KeyedWindow, Integer, OutputStore.ResultsPage> page =
+        (after, limit) ->
+            outputs.results("paged", null, Long.MIN_VALUE, Long.MAX_VALUE, after, limit).block();
+    List<String> all =
+        page.apply(null, 100).records().stream().map(r -> r.get("key").asString()).toList();
+    assertThat(all).hasSize(23);
+    List<String> paged = new ArrayList<>();
+    KeyedWindow after = null;
+    int pages = 0;
+    do {
+      OutputStore.ResultsPage p = page.apply(after, 5);
+      p.records().forEach(r -> paged.add(r.get("key").asString()));
+      after = p.next();
+      pages++;
+    } while (after != null);
+    assertThat(pages).isEqualTo(5);
+    assertThat(paged).isEqualTo(all);
+    OutputStore.ResultsPage windowsFrom2m =
+        outputs.results("paged", null, 120_001, Long.MAX_VALUE, null, 100).block();
+    assertThat(windowsFrom2m.records())
+        .allSatisfy(
+            r ->
+                assertThat(r.at("/window/start").asString())
+                    .isGreaterThanOrEqualTo("1970-01-01T00:02"));
+  }
+
+  private static Commit commit(List<RenderedPane> panes, List<KeyedWindow> merged) {
+    return new Commit(List.of(), null, panes, merged, List.of());
+  }
+
+  private static RenderedPane pane(String key, int index, boolean last) {
+    return rendered(new Window(0, 60_000), key, index, last);
+  }
+
+  private static RenderedPane rendered(Window window, String key, int index, boolean last) {
+    Pane pane =
+        new Pane(
+            key,
+            window,
+            (long) index,
+            null,
+            window.end() - 1,
+            new PaneInfo(index, -1, last ? Timing.ON_TIME : Timing.EARLY, index == 0, last),
+            false,
+            -1,
+            window.end(),
+            0,
+            0);
+    return new RenderedPane(pane, PaneRecords.toJson("p", pane).toString());
+  }
+}
