@@ -29,6 +29,9 @@ import reactor.util.retry.Retry;
  */
 @Component
 public class PipelineLifecycle implements DisposableBean {
+  /** How long a drop waits for open pane streams to read the old log to its end. */
+  private static final Duration STREAMS_FINISH = Duration.ofSeconds(5);
+
   private static final Logger log = LoggerFactory.getLogger(PipelineLifecycle.class);
 
   private final PipelineRegistry registry;
@@ -188,8 +191,14 @@ public class PipelineLifecycle implements DisposableBean {
   }
 
   private Mono<Void> dropState(String name) {
-    // Streams end before the pipeline can start again, so none carries a pane of the next one.
-    return runtimes.drop(name, () -> store.drop(name).whenComplete((v, e) -> hub.close(name)));
+    // Open streams first read the log to its end, for the panes acknowledged before the drop; they
+    // end before the pipeline can start again, so none carries a pane of the next one.
+    return runtimes.drop(
+        name,
+        () ->
+            hub.finish(name, STREAMS_FINISH)
+                .thenCompose(v -> store.drop(name))
+                .whenComplete((v, e) -> hub.close(name)));
   }
 
   private static List<String> engineChanges(PipelineDefinition a, PipelineDefinition b) {

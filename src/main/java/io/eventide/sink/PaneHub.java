@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -98,6 +99,23 @@ public class PaneHub implements PaneListener {
     channels.keySet().forEach(this::close);
   }
 
+  /**
+   * Lets every subscriber of a pipeline that is about to be dropped read the log to its end first,
+   * so that the panes acknowledged before a reset or delete reach the streams that were open: the
+   * log goes with the drop. Completes when they all have, or after {@code timeout}, since a
+   * subscriber that does not read must not hold the drop up.
+   */
+  public CompletableFuture<Void> finish(String pipeline, Duration timeout) {
+    Channel c = channels.get(pipeline);
+    if (c == null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<?>[] finished =
+        c.subscribers.stream().map(LogSubscriber::finish).toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(finished)
+        .completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   /** Forgets a deleted or reset pipeline; its subscribers are completed. */
   public void close(String pipeline) {
     Channel c = channels.remove(pipeline);
@@ -123,6 +141,9 @@ public class PaneHub implements PaneListener {
     private boolean more = true;
     private boolean done;
 
+    /** Set by {@link #finish}: complete once the log has been read and delivered to its end. */
+    private CompletableFuture<Void> finished;
+
     LogSubscriber(
         FluxSink<PaneStreamItem> sink,
         Predicate<PaneEvent> filter,
@@ -132,6 +153,19 @@ public class PaneHub implements PaneListener {
       this.filter = filter;
       this.log = log;
       this.position = position;
+    }
+
+    CompletableFuture<Void> finish() {
+      synchronized (this) {
+        if (finished == null) {
+          finished = new CompletableFuture<>();
+          if (done) {
+            finished.complete(null);
+          }
+        }
+      }
+      wake();
+      return finished;
     }
 
     void wake() {
@@ -152,6 +186,10 @@ public class PaneHub implements PaneListener {
       synchronized (this) {
         while (!done && !pending.isEmpty() && sink.requestedFromDownstream() > 0) {
           sink.next(pending.poll());
+        }
+        if (finished != null && !reading && !more && pending.isEmpty()) {
+          // Read to the end and delivered: nothing more comes, the pipeline is being dropped.
+          finished.complete(null);
         }
         if (done || reading || !more || !pending.isEmpty() || sink.requestedFromDownstream() == 0) {
           return;
@@ -183,6 +221,9 @@ public class PaneHub implements PaneListener {
           done = true;
           sink.next(new PaneStreamItem.Behind(position, page.trimmedThrough()));
           sink.complete();
+          if (finished != null) {
+            finished.complete(null);
+          }
           return;
         }
         for (PaneEvent e : page.entries()) {
@@ -201,6 +242,9 @@ public class PaneHub implements PaneListener {
     synchronized void complete() {
       done = true;
       sink.complete();
+      if (finished != null) {
+        finished.complete(null);
+      }
     }
   }
 }
