@@ -1,5 +1,6 @@
 package io.eventide.api;
 
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.simulation.SimulationLimits;
 import io.eventide.simulation.SimulationRequestParser;
 import io.eventide.simulation.Simulator;
@@ -25,8 +26,9 @@ class ApiConfiguration {
   }
 
   @Bean
-  SimulationRequestParser simulationRequestParser(SimulationLimits limits) {
-    return new SimulationRequestParser(limits);
+  SimulationRequestParser simulationRequestParser(
+      SimulationLimits limits, PipelineLimits pipelineLimits) {
+    return new SimulationRequestParser(limits, pipelineLimits);
   }
 
   @Bean

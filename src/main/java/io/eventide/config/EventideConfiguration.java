@@ -1,6 +1,7 @@
 package io.eventide.config;
 
 import io.eventide.engine.ProcessingClock;
+import io.eventide.pipeline.PipelineLimits;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -10,12 +11,18 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties({
   RuntimeProperties.class,
   IngestProperties.class,
-  OutputProperties.class
+  OutputProperties.class,
+  PipelineProperties.class
 })
 public class EventideConfiguration {
 
   @Bean
   ProcessingClock wallClock() {
     return System::currentTimeMillis;
+  }
+
+  @Bean
+  PipelineLimits pipelineLimits(PipelineProperties pipelines) {
+    return pipelines.limits();
   }
 }

@@ -6,13 +6,21 @@ import io.eventide.engine.OnTimeBehavior;
 import io.eventide.engine.TimestampCombiner;
 import io.eventide.engine.Trigger;
 import io.eventide.engine.WindowingStrategy;
+import io.eventide.engine.aggregate.Aggregate;
+import io.eventide.engine.aggregate.Aggregates;
+import io.eventide.engine.aggregate.NamedAggregates;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * A validated pipeline definition with every default filled in, and the revision it was stored with
  * ({@link Revision#UNSTORED} as parsed from a request).
+ *
+ * @param aggregate the single aggregate, or null when the pipeline has named {@code aggregates}
+ * @param aggregates the named aggregates in definition order, or none for a single aggregate
+ * @param filter the CEL filter an event must pass to be windowed, or null for every event
  */
 public record PipelineDefinition(
     String name,
@@ -24,6 +32,8 @@ public record PipelineDefinition(
     ClosingBehavior closingBehavior,
     OnTimeBehavior onTimeBehavior,
     AggregateDefinition aggregate,
+    List<NamedAggregate> aggregates,
+    EventExpression filter,
     EventPointers event,
     WatermarkPolicy watermark,
     PipelineSinks sinks,
@@ -32,6 +42,24 @@ public record PipelineDefinition(
 
   /** Names go into URLs, Redis keys and Kafka topics, hence the narrow alphabet. */
   public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+  public PipelineDefinition {
+    aggregates = List.copyOf(aggregates);
+  }
+
+  /** A new instance of what the pipeline computes: its aggregate, or its named aggregates. */
+  public Aggregate<?> newAggregate() {
+    if (aggregate != null) {
+      return Aggregates.create(aggregate.spec());
+    }
+    List<String> names = new ArrayList<>(aggregates.size());
+    List<Aggregate<?>> parts = new ArrayList<>(aggregates.size());
+    for (NamedAggregate a : aggregates) {
+      names.add(a.name());
+      parts.add(Aggregates.create(a.aggregate().spec()));
+    }
+    return new NamedAggregates(names, parts);
+  }
 
   public WindowingStrategy windowingStrategy() {
     return new WindowingStrategy(
@@ -55,6 +83,8 @@ public record PipelineDefinition(
         closingBehavior,
         onTimeBehavior,
         aggregate,
+        aggregates,
+        filter,
         event,
         watermark,
         sinks,

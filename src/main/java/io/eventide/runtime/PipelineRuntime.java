@@ -163,7 +163,7 @@ public final class PipelineRuntime {
       steps = core.apply(batch, now, ops);
       committed = committer.submit(steps, core.trackerChange(), rejected);
     }
-    IngestResult unread = new IngestResult(0, 0, 0, 0, 0, 0, unreadable.size());
+    IngestResult unread = new IngestResult(0, 0, 0, 0, 0, 0, 0, unreadable.size());
     return committed.thenApply(
         v -> {
           IngestResult sum = unread;

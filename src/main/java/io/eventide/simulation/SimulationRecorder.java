@@ -5,6 +5,7 @@ import io.eventide.core.IngestResult;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardStep;
 import io.eventide.pipeline.InvalidInputException;
+import io.eventide.pipeline.KeyFields;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.pipeline.Violation;
 import io.eventide.pipeline.Violations;
@@ -18,6 +19,7 @@ final class SimulationRecorder {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
   private final String pipeline;
+  private final KeyFields keys;
   private final int maxRecords;
   private final SimulationBudget budget;
   private final List<ObjectNode> outputs = new ArrayList<>();
@@ -25,8 +27,9 @@ final class SimulationRecorder {
   private IngestResult counts = IngestResult.EMPTY;
   private int step;
 
-  SimulationRecorder(String pipeline, int maxRecords, SimulationBudget budget) {
+  SimulationRecorder(String pipeline, KeyFields keys, int maxRecords, SimulationBudget budget) {
     this.pipeline = pipeline;
+    this.keys = keys;
     this.maxRecords = maxRecords;
     this.budget = budget;
   }
@@ -46,7 +49,7 @@ final class SimulationRecorder {
       for (RenderedPane p : s.panes()) {
         budget.spend(step, p.json().length());
         ObjectNode record = JSON.objectNode().put("step", step);
-        record.setAll(PaneRecords.toJson(pipeline, p.pane()));
+        record.setAll(PaneRecords.toJson(pipeline, keys, p.pane()));
         append(outputs, record, "panes");
       }
       s.deadLetters().forEach(this::dropped);

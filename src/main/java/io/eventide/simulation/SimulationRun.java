@@ -33,7 +33,9 @@ final class SimulationRun {
       SimulationBudget budget) {
     this.pipeline = pipeline;
     this.clock = new ManualClock(processingTimeStart);
-    this.recorder = new SimulationRecorder(pipeline.name(), limits.maxOutputs(), budget);
+    this.recorder =
+        new SimulationRecorder(
+            pipeline.name(), pipeline.event().keyFields(), limits.maxOutputs(), budget);
     this.shards =
         new DirectShards(
             new ShardCore(0, pipeline, clock, false, ShardSnapshot.EMPTY, IngestBounds.DEFAULT));

@@ -39,7 +39,7 @@ class PipelineParserTest {
   }
 
   static PipelineDefinition parse(JsonNode body) {
-    return PipelineParser.parseNamed(body, "p", KafkaNamespace.DEFAULT);
+    return PipelineParser.parseNamed(body, "p", KafkaNamespace.DEFAULT, PipelineLimits.DEFAULT);
   }
 
   static List<Violation> violations(String text) {
@@ -127,7 +127,9 @@ class PipelineParserTest {
       PipelineDefinition d = parse(full);
       // Compared as text: the tree holds counts as longs where the parser read ints.
       assertThat(PipelineJson.write(d).toString()).isEqualTo(json(full).toString());
-      assertThat(PipelineParser.parseNamed(PipelineJson.write(d), "p", KafkaNamespace.DEFAULT))
+      assertThat(
+              PipelineParser.parseNamed(
+                  PipelineJson.write(d), "p", KafkaNamespace.DEFAULT, PipelineLimits.DEFAULT))
           .isEqualTo(d);
     }
 
@@ -263,7 +265,8 @@ class PipelineParserTest {
     void requiresWindowAndAggregate() {
       assertThat(violations("{}"))
           .containsExactly(
-              new Violation("/window", "is required"), new Violation("/aggregate", "is required"));
+              new Violation("/window", "is required"),
+              new Violation("/aggregate", "is required (or named aggregates in 'aggregates')"));
     }
 
     @Test
@@ -275,16 +278,19 @@ class PipelineParserTest {
     @ValueSource(strings = {"''", "'-a'", "'a b'", "'ä'", "'a/b'"})
     void refusesBadNames(String name) {
       Violations v = new Violations();
-      assertThat(PipelineParser.parse(with("name", name), "", v, "x")).isNull();
+      assertThat(PipelineParser.parse(with("name", name), "", v, "x", PipelineLimits.DEFAULT))
+          .isNull();
       assertThat(v.size()).isPositive();
     }
 
     @Test
     void refusesANameLongerThan128Characters() {
       Violations v = new Violations();
-      PipelineParser.parse(with("name", "'" + "a".repeat(129) + "'"), "", v, "x");
+      PipelineParser.parse(
+          with("name", "'" + "a".repeat(129) + "'"), "", v, "x", PipelineLimits.DEFAULT);
       assertThat(v.size()).isEqualTo(1);
-      PipelineParser.parse(with("name", "'" + "a".repeat(128) + "'"), "", v, "x");
+      PipelineParser.parse(
+          with("name", "'" + "a".repeat(128) + "'"), "", v, "x", PipelineLimits.DEFAULT);
       assertThat(v.size()).isEqualTo(1);
     }
 
@@ -581,7 +587,9 @@ class PipelineParserTest {
                   "window",
                   "{'type':'calendar','unit':'months','multiple':3,'timeZone':'America/New_York',"
                       + "'startDate':'2026-01-31'}"));
-      assertThat(PipelineParser.parseNamed(PipelineJson.write(d), "p", KafkaNamespace.DEFAULT))
+      assertThat(
+              PipelineParser.parseNamed(
+                  PipelineJson.write(d), "p", KafkaNamespace.DEFAULT, PipelineLimits.DEFAULT))
           .isEqualTo(d);
     }
 

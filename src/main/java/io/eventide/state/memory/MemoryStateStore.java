@@ -7,7 +7,6 @@ import io.eventide.core.KeyedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.Pane;
-import io.eventide.pipeline.PaneRecords;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
 import io.eventide.state.OutputStore;
@@ -25,6 +24,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Keeps outputs in this process, bounded per pipeline, and engine state nowhere but in the engines
@@ -43,7 +43,8 @@ public class MemoryStateStore implements StateStore, OutputStore {
 
   /** One pipeline's outputs; the lock orders pane ids with the log that holds them. */
   private static final class Outputs {
-    final ConcurrentSkipListMap<KeyedWindow, Pane> results = new ConcurrentSkipListMap<>(ORDER);
+    final ConcurrentSkipListMap<KeyedWindow, RenderedPane> results =
+        new ConcurrentSkipListMap<>(ORDER);
 
     /** As records, so that a large event is held truncated, as Redis holds it. */
     final ArrayDeque<JsonNode> deadLetters = new ArrayDeque<>();
@@ -130,7 +131,9 @@ public class MemoryStateStore implements StateStore, OutputStore {
         if (!pane.retraction()) {
           KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
           o.results.merge(
-              k, pane, (old, now) -> now.info().index() >= old.info().index() ? now : old);
+              k,
+              r,
+              (old, now) -> now.pane().info().index() >= old.pane().info().index() ? now : old);
         }
       }
       commit.mergedAway().forEach(o.results::remove);
@@ -168,7 +171,7 @@ public class MemoryStateStore implements StateStore, OutputStore {
             o.results.forEach(
                 (k, pane) -> {
                   if ((key == null || key.equals(k.key())) && k.end() > from && k.start() < to) {
-                    out.add(PaneRecords.toJson(pipeline, pane));
+                    out.add(JsonMapper.shared().readTree(pane.json()));
                   }
                 });
           }
