@@ -114,6 +114,41 @@ class EventReaderTest {
         .isNaN();
   }
 
+  private static EventReader reader(String definition) {
+    PipelineDefinition d = PipelineParserTest.parse(definition);
+    return EventReader.of(d, d.newAggregate());
+  }
+
+  @Test
+  void readsACompositeKeyIntoItsStringFormAndNamesAMissingField() {
+    EventReader composite =
+        reader(
+            "{'window':{'type':'global'},'aggregate':{'type':'count'},"
+                + "'event':{'key':['/r','/e']}}");
+    assertThat(((Event) composite.read(json("{'r':'eu','e':'a|b','timestamp':0}"))).key())
+        .isEqualTo("eu|a\\|b");
+    assertThat(KeyFields.split("eu|a\\|b")).containsExactly("eu", "a|b");
+    assertThat(composite.read(json("{'r':'eu','timestamp':0}")))
+        .isEqualTo(new InvalidEvent("/e", "is required"));
+  }
+
+  @Test
+  void filtersFirstAndGivesEachNamedAggregateItsLane() {
+    EventReader named =
+        reader(
+            "{'window':{'type':'global'},'filter':'event.status >= 500',"
+                + "'aggregates':{'n':{'type':'count'},'kb':{'type':'sum','expr':'event.b / 1024.0'},"
+                + "'top':{'type':'max','field':'/ms'}}}");
+    assertThat(named.read(json("{'status':200}"))).isEqualTo(FilteredEvent.INSTANCE);
+    Event e = (Event) named.read(json("{'status':503,'key':'k','timestamp':0,'b':512,'ms':7}"));
+    assertThat(e.values()).containsExactly(Double.NaN, 0.5, 7.0);
+    InvalidEvent failed = (InvalidEvent) named.read(json("{'status':503,'key':'k','timestamp':0}"));
+    assertThat(failed.path()).isEmpty();
+    assertThat(failed.reason()).startsWith("the expr of aggregates.kb failed:");
+    assertThat(((InvalidEvent) named.read(json("{'key':'k','timestamp':0}"))).reason())
+        .startsWith("the filter failed:");
+  }
+
   @Test
   void roundTripsPlainValues() {
     JsonNode node = json("{'a':[1,2.5,'x',false,null,{'b':12345678901234}]}");

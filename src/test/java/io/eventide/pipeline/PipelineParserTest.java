@@ -134,6 +134,58 @@ class PipelineParserTest {
     }
 
     @Test
+    void readsBackNamedAggregatesCompositeKeysAndExpressions() {
+      String full =
+          "{'name':'p','window':{'type':'fixed','size':'PT1M','offset':'PT0S'},"
+              + "'trigger':{'type':'default'},'accumulation':'discarding',"
+              + "'allowedLateness':'PT0S','timestampCombiner':'end_of_window',"
+              + "'closingBehavior':'fire_if_non_empty','onTimeBehavior':'fire_always',"
+              + "'aggregates':{'errors':{'type':'count'},"
+              + "'kb':{'type':'sum','expr':'event.bytes / 1024.0'},"
+              + "'p99':{'type':'quantiles','fractions':[0.99],'field':'/ms'}},"
+              + "'filter':'event.status >= 500',"
+              + "'event':{'key':['/region','/endpoint'],'timestamp':'/timestamp',"
+              + "'value':'/value','id':'/id','source':'/source'},"
+              + "'watermark':{'maxOutOfOrderness':'PT0S','idleTimeout':'PT1M',"
+              + "'maxFutureSkew':'PT10M','idleAdvance':false}}";
+      PipelineDefinition d = parse(full);
+      assertThat(PipelineJson.write(d).toString()).isEqualTo(json(full).toString());
+      assertThat(
+              PipelineParser.parseNamed(
+                  PipelineJson.write(d), "p", KafkaNamespace.DEFAULT, PipelineLimits.DEFAULT))
+          .isEqualTo(d);
+      assertThat(d.aggregates())
+          .extracting(NamedAggregate::name)
+          .containsExactly("errors", "kb", "p99");
+      assertThat(d.aggregates().get(0).input()).isNull();
+      assertThat(d.event().keyFields().composite()).isTrue();
+    }
+
+    @Test
+    void boundsAggregatesKeyFieldsAndExpressionsByTheLimits() {
+      PipelineLimits tight = new PipelineLimits(2, 2, 20, 4, 10);
+      JsonNode body =
+          json(
+              "{'window':{'type':'fixed','size':'1m'},"
+                  + "'aggregates':{'a':{'type':'count'},'b':{'type':'count'},'c':{'type':'count'}},"
+                  + "'event':{'key':['/x','/y','/z']},"
+                  + "'filter':'event.status >= 500.0 && event.ok'}");
+      List<Violation> found =
+          catchThrowableOfType(
+                  InvalidInputException.class,
+                  () -> PipelineParser.parseNamed(body, "p", KafkaNamespace.DEFAULT, tight))
+              .violations();
+      assertThat(found)
+          .extracting(Violation::path)
+          .containsExactlyInAnyOrder("/aggregates", "/event/key", "/filter");
+      assertThat(found)
+          .extracting(Violation::reason)
+          .anySatisfy(r -> assertThat(r).contains("eventide.pipelines.max-aggregates"))
+          .anySatisfy(r -> assertThat(r).contains("eventide.pipelines.max-key-fields"))
+          .anySatisfy(r -> assertThat(r).contains("eventide.pipelines.max-expression-length"));
+    }
+
+    @Test
     void treatsAfterAnyAsAfterFirst() {
       Trigger t =
           trigger(

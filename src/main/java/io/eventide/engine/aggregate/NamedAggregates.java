@@ -3,6 +3,7 @@ package io.eventide.engine.aggregate;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,24 +150,15 @@ public final class NamedAggregates implements Aggregate<Object[]> {
     return acc;
   }
 
+  /** Whether any aggregate needs a number; each lane is checked for its own. */
   @Override
   public boolean needsNumber() {
-    for (Aggregate<Object> part : parts) {
-      if (part.needsNumber()) {
-        return true;
-      }
-    }
-    return false;
+    return Arrays.stream(parts).anyMatch(Aggregate::needsNumber);
   }
 
   @Override
   public boolean usesPayload() {
-    for (Aggregate<Object> part : parts) {
-      if (part.usesPayload()) {
-        return true;
-      }
-    }
-    return false;
+    return Arrays.stream(parts).anyMatch(Aggregate::usesPayload);
   }
 
   @Override
