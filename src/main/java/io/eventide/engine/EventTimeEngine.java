@@ -164,10 +164,7 @@ public final class EventTimeEngine {
 
   /** Applies one batch against the current watermark; drops are reported to the output. */
   public void processBatch(ElementBatch batch) {
-    if (batch.lanes() != lanes) {
-      throw new IllegalArgumentException(
-          "a batch of " + batch.lanes() + " lanes for an aggregate of " + lanes);
-    }
+    checkLanes(batch);
     tick();
     int n = batch.size();
     if (n == 0) {
@@ -310,12 +307,27 @@ public final class EventTimeEngine {
     batch.markAdded(idx, ws.maxTimestamp() < inputWatermark);
     setEventTimer(ws, gcTime(ws));
     holds.addHolds(k, ws, ts, inputWatermark);
+    addValue(ws, batch, idx, ts);
+    machine.root.onElement(ws, env);
+  }
+
+  /**
+   * A single aggregate takes the element's one value; named aggregates take one per lane. Kept out
+   * of {@link #addToWindow}, so that the hot path of a single aggregate stays as small as it was.
+   */
+  private void addValue(WindowState ws, ElementBatch batch, int idx, long ts) {
     if (named == null) {
       aggregate.add(ws.accumulator, batch.value(idx), batch.payload(idx), batch.volume(idx), ts);
     } else {
       addLanes((Object[]) ws.accumulator, batch, idx, ts);
     }
-    machine.root.onElement(ws, env);
+  }
+
+  private void checkLanes(ElementBatch batch) {
+    if (batch.lanes() != lanes) {
+      throw new IllegalArgumentException(
+          "a batch of " + batch.lanes() + " lanes for an aggregate of " + lanes);
+    }
   }
 
   private void addLanes(Object[] accumulator, ElementBatch batch, int idx, long ts) {
