@@ -1,6 +1,7 @@
 package io.eventide.api;
 
 import io.eventide.config.SimulationProperties;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.simulation.SimulationLimits;
 import io.eventide.simulation.SimulationRequestParser;
 import io.eventide.simulation.Simulator;
@@ -27,8 +28,9 @@ class ApiConfiguration {
   }
 
   @Bean
-  SimulationRequestParser simulationRequestParser(SimulationLimits limits) {
-    return new SimulationRequestParser(limits);
+  SimulationRequestParser simulationRequestParser(
+      SimulationLimits limits, PipelineLimits pipelineLimits) {
+    return new SimulationRequestParser(limits, pipelineLimits);
   }
 
   @Bean

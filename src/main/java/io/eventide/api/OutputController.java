@@ -6,6 +6,7 @@ import io.eventide.engine.Time;
 import io.eventide.engine.Timing;
 import io.eventide.engine.WindowSnapshot;
 import io.eventide.pipeline.InvalidInputException;
+import io.eventide.pipeline.KeyFields;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
@@ -201,27 +202,31 @@ class OutputController {
   @GetMapping(path = "/{name}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
   Mono<JsonNode> windows(@PathVariable String name, @RequestParam(required = false) String key) {
     return definition(name)
-        .flatMap(d -> Mono.fromFuture(() -> runtimes.explain(name, key)))
-        .map(
-            windows -> {
-              ObjectNode out = JsonNodeFactory.instance.objectNode();
-              out.put("pipeline", name);
-              ArrayNode list = out.putArray("windows");
-              for (WindowSnapshot w : windows) {
-                ObjectNode n = list.addObject();
-                n.put("key", w.key());
-                n.set("window", PaneRecords.window(w.window()));
-                n.put("elements", w.elementCount());
-                n.put("pendingElements", w.pendingElements());
-                n.put("nextPaneIndex", w.nextPaneIndex());
-                n.put("closed", w.closed());
-                n.put("trigger", w.trigger());
-                n.put("endOfWindow", Timestamps.format(w.endOfWindow()));
-                n.put("gcTime", Timestamps.formatWatermark(w.gcTime()));
-                n.put("watermark", Timestamps.formatWatermark(w.watermark()));
-              }
-              return out;
-            });
+        .flatMap(
+            d ->
+                Mono.fromFuture(() -> runtimes.explain(name, key))
+                    .map(windows -> explained(name, d.event().keyFields(), windows)));
+  }
+
+  private static JsonNode explained(String name, KeyFields keys, List<WindowSnapshot> windows) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("pipeline", name);
+    ArrayNode list = out.putArray("windows");
+    for (WindowSnapshot w : windows) {
+      ObjectNode n = list.addObject();
+      n.set("key", keys.render(w.key()));
+      n.set("window", PaneRecords.window(w.window()));
+      n.put("elements", w.elementCount());
+      n.put("pendingElements", w.pendingElements());
+      n.put("nextPaneIndex", w.nextPaneIndex());
+      n.put("closed", w.closed());
+      n.set("contents", PlainValues.toJson(w.contents()));
+      n.put("trigger", w.trigger());
+      n.put("endOfWindow", Timestamps.format(w.endOfWindow()));
+      n.put("gcTime", Timestamps.formatWatermark(w.gcTime()));
+      n.put("watermark", Timestamps.formatWatermark(w.watermark()));
+    }
+    return out;
   }
 
   @GetMapping(path = "/{name}/dead-letters", produces = MediaType.APPLICATION_JSON_VALUE)

@@ -3,6 +3,7 @@ package io.eventide.api;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineJson;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.runtime.PipelineLifecycle;
@@ -31,16 +32,19 @@ class PipelineController {
   private final PipelineLifecycle lifecycle;
   private final RequestJson requestJson;
   private final KafkaNamespace kafka;
+  private final PipelineLimits limits;
 
   PipelineController(
       PipelineRegistry registry,
       PipelineLifecycle lifecycle,
       RequestJson requestJson,
-      KafkaNamespace kafka) {
+      KafkaNamespace kafka,
+      PipelineLimits limits) {
     this.registry = registry;
     this.lifecycle = lifecycle;
     this.requestJson = requestJson;
     this.kafka = kafka;
+    this.limits = limits;
   }
 
   @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -48,7 +52,8 @@ class PipelineController {
       @PathVariable String name,
       @RequestParam(defaultValue = "false") boolean reset,
       @RequestBody byte[] body) {
-    PipelineDefinition definition = PipelineParser.parseNamed(requestJson.parse(body), name, kafka);
+    PipelineDefinition definition =
+        PipelineParser.parseNamed(requestJson.parse(body), name, kafka, limits);
     JsonNode json = PipelineJson.withWarnings(definition);
     return lifecycle
         .define(definition, reset)

@@ -1,6 +1,7 @@
 package io.eventide.config;
 
 import io.eventide.engine.ProcessingClock;
+import io.eventide.pipeline.PipelineLimits;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -11,12 +12,18 @@ import org.springframework.context.annotation.Configuration;
   RuntimeProperties.class,
   IngestProperties.class,
   OutputProperties.class,
-  SimulationProperties.class
+  SimulationProperties.class,
+  PipelineProperties.class
 })
 public class EventideConfiguration {
 
   @Bean
   ProcessingClock wallClock() {
     return System::currentTimeMillis;
+  }
+
+  @Bean
+  PipelineLimits pipelineLimits(PipelineProperties pipelines) {
+    return pipelines.limits();
   }
 }

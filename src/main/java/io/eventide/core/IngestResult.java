@@ -6,17 +6,27 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * What became of each event of a batch, or of one shard's part of it: the one set of counts that
  * every answer, metric and simulation reports.
+ *
+ * @param filtered events the pipeline's filter dropped on purpose (not dead letters)
  */
 public record IngestResult(
-    int accepted, int late, int duplicates, int expired, int closed, int future, int invalid) {
+    int accepted,
+    int late,
+    int duplicates,
+    int filtered,
+    int expired,
+    int closed,
+    int future,
+    int invalid) {
 
-  public static final IngestResult EMPTY = new IngestResult(0, 0, 0, 0, 0, 0, 0);
+  public static final IngestResult EMPTY = new IngestResult(0, 0, 0, 0, 0, 0, 0, 0);
 
   public IngestResult plus(IngestResult o) {
     return new IngestResult(
         accepted + o.accepted,
         late + o.late,
         duplicates + o.duplicates,
+        filtered + o.filtered,
         expired + o.expired,
         closed + o.closed,
         future + o.future,
@@ -29,6 +39,7 @@ public record IngestResult(
     out.put("accepted", accepted);
     out.put("late", late);
     out.put("duplicates", duplicates);
+    out.put("filtered", filtered);
     ObjectNode dropped = out.putObject("dropped");
     dropped.put("expired", expired);
     dropped.put("closed", closed);

@@ -1,9 +1,9 @@
 package io.eventide.core;
 
-import io.eventide.engine.aggregate.Aggregates;
 import io.eventide.pipeline.Event;
 import io.eventide.pipeline.EventReadResult;
 import io.eventide.pipeline.EventReader;
+import io.eventide.pipeline.FilteredEvent;
 import io.eventide.pipeline.InvalidEvent;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
@@ -56,7 +56,7 @@ public final class PipelineCore {
     this.durable = durable;
     this.watermark = watermark;
     this.definition = definition;
-    this.reader = EventReader.of(definition, Aggregates.create(definition.aggregate().spec()));
+    this.reader = EventReader.of(definition, definition.newAggregate());
     WatermarkPolicy policy = definition.watermark();
     this.tracker =
         mode == WatermarkMode.EXPLICIT
@@ -82,7 +82,7 @@ public final class PipelineCore {
    */
   public void redefine(PipelineDefinition next) {
     definition = next;
-    reader = EventReader.of(next, Aggregates.create(next.aggregate().spec()));
+    reader = EventReader.of(next, next.newAggregate());
     if (tracker != null) {
       WatermarkPolicy policy = next.watermark();
       tracker.reconfigure(
@@ -100,12 +100,19 @@ public final class PipelineCore {
   public static final class ReadBatch {
     private final List<List<IncomingEvent>> parts;
     private final List<DeadLetter> rejected;
+    private final int filtered;
     private final int future;
     private int invalid;
 
-    ReadBatch(List<List<IncomingEvent>> parts, List<DeadLetter> rejected, int future, int invalid) {
+    ReadBatch(
+        List<List<IncomingEvent>> parts,
+        List<DeadLetter> rejected,
+        int filtered,
+        int future,
+        int invalid) {
       this.parts = parts;
       this.rejected = rejected;
+      this.filtered = filtered;
       this.future = future;
       this.invalid = invalid;
     }
@@ -117,7 +124,7 @@ public final class PipelineCore {
 
     /** The batch's counts, given the outcome of its parts. */
     public IngestResult result(IngestResult shards) {
-      return shards.plus(new IngestResult(0, 0, 0, 0, 0, future, invalid));
+      return shards.plus(new IngestResult(0, 0, 0, filtered, 0, 0, future, invalid));
     }
 
     private void refuse(DeadLetter letter) {
@@ -142,11 +149,14 @@ public final class PipelineCore {
     }
     List<DeadLetter> rejected = new ArrayList<>();
     int invalid = 0;
+    int filtered = 0;
     int future = 0;
     for (int index = 0; index < events.size(); index++) {
       JsonNode raw = events.get(index);
       EventReadResult read = r.read(raw);
-      if (read instanceof InvalidEvent bad) {
+      if (read == FilteredEvent.INSTANCE) {
+        filtered++;
+      } else if (read instanceof InvalidEvent bad) {
         invalid++;
         rejected.add(DeadLetter.invalid(d.name(), raw, bad.path(), bad.reason(), now));
       } else if (read instanceof Event e) {
@@ -161,7 +171,7 @@ public final class PipelineCore {
         }
       }
     }
-    return new ReadBatch(parts, rejected, future, invalid);
+    return new ReadBatch(parts, rejected, filtered, future, invalid);
   }
 
   /** Dead letters for lines of a body, or records, that are not JSON at all. */

@@ -11,8 +11,8 @@ import io.eventide.engine.Window;
 import io.eventide.engine.WindowFn;
 import io.eventide.engine.WindowSnapshot;
 import io.eventide.engine.WindowingStrategy;
-import io.eventide.engine.aggregate.Aggregates;
 import io.eventide.pipeline.Event;
+import io.eventide.pipeline.KeyFields;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.pipeline.PipelineDefinition;
 import java.util.ArrayList;
@@ -41,7 +41,8 @@ public final class ShardCore {
   private final IdTracker ids;
   private final long idRetention;
   private final Set<String> batchIds = new HashSet<>();
-  private final ElementBatch batch = new ElementBatch(256);
+  private final KeyFields keyFields;
+  private final ElementBatch batch;
   private final RenderBudget renderBudget;
   private final List<RenderedPane> emitted = new ArrayList<>();
   private final List<DeadLetter> letters = new ArrayList<>();
@@ -76,9 +77,9 @@ public final class ShardCore {
     this.strategy = definition.windowingStrategy();
     this.clock = clock;
     this.durable = durable;
-    this.engine =
-        new EventTimeEngine(
-            strategy, Aggregates.create(definition.aggregate().spec()), clock, new Output());
+    this.engine = new EventTimeEngine(strategy, definition.newAggregate(), clock, new Output());
+    this.batch = new ElementBatch(256, engine.lanes());
+    this.keyFields = definition.event().keyFields();
     WindowFn fn = strategy.windowFn();
     this.starts = new long[fn.maxWindowsPerElement()];
     this.ends = new long[fn.maxWindowsPerElement()];
@@ -142,7 +143,7 @@ public final class ShardCore {
         duplicates++;
         continue;
       }
-      int b = batch.add(e.key(), e.timestamp(), e.value(), e.payload(), e.volume());
+      int b = batch.add(e.key(), e.timestamp(), e.values(), e.payloads(), e.volumes());
       batchToPart[b] = i;
       firstDrop[b] = null;
       firstDropWindow[b] = null;
@@ -175,7 +176,7 @@ public final class ShardCore {
     }
     Arrays.fill(firstDropWindow, 0, batch.size(), null);
     batch.clear();
-    return new IngestResult(accepted, late, duplicates, expired, closed, 0, 0);
+    return new IngestResult(accepted, late, duplicates, 0, expired, closed, 0, 0);
   }
 
   private void remember(Event applied) {
@@ -260,7 +261,7 @@ public final class ShardCore {
   private final class Output implements PaneOutput {
     @Override
     public void pane(Pane pane) {
-      String json = PaneRecords.toJson(pipeline, pane).toString();
+      String json = PaneRecords.toJson(pipeline, keyFields, pane).toString();
       renderBudget.charge(json.length());
       emitted.add(new RenderedPane(pane, json));
     }

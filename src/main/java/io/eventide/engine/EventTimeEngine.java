@@ -1,6 +1,7 @@
 package io.eventide.engine;
 
 import io.eventide.engine.aggregate.Aggregate;
+import io.eventide.engine.aggregate.NamedAggregates;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +21,11 @@ public final class EventTimeEngine {
   private final WindowingStrategy strategy;
   private final WindowFn windowFn;
   private final Aggregate<Object> aggregate;
+
+  /** The aggregate when it has lanes, else null: elements then add lane by lane. */
+  private final NamedAggregates named;
+
+  private final int lanes;
   private final ProcessingClock clock;
   private final PaneOutput output;
   private final TriggerMachine machine;
@@ -61,6 +67,8 @@ public final class EventTimeEngine {
     this.strategy = strategy;
     this.windowFn = strategy.windowFn();
     this.aggregate = (Aggregate<Object>) aggregate;
+    this.named = aggregate instanceof NamedAggregates n ? n : null;
+    this.lanes = named == null ? 1 : named.size();
     this.clock = clock;
     this.output = output;
     this.machine = TriggerMachine.compile(strategy.trigger());
@@ -142,6 +150,7 @@ public final class EventTimeEngine {
               ws.nonEmpty,
               ws.lastPaneIndex + 1,
               closed,
+              ws.accumulator == null ? null : aggregate.extract(ws.accumulator),
               progress.toString(),
               ws.maxTimestamp(),
               gcTime(ws),
@@ -155,6 +164,7 @@ public final class EventTimeEngine {
 
   /** Applies one batch against the current watermark; drops are reported to the output. */
   public void processBatch(ElementBatch batch) {
+    checkLanes(batch);
     tick();
     int n = batch.size();
     if (n == 0) {
@@ -297,8 +307,44 @@ public final class EventTimeEngine {
     batch.markAdded(idx, ws.maxTimestamp() < inputWatermark);
     setEventTimer(ws, gcTime(ws));
     holds.addHolds(k, ws, ts, inputWatermark);
-    aggregate.add(ws.accumulator, batch.value(idx), batch.payload(idx), batch.volume(idx), ts);
+    addValue(ws, batch, idx, ts);
     machine.root.onElement(ws, env);
+  }
+
+  /**
+   * A single aggregate takes the element's one value; named aggregates take one per lane. Kept out
+   * of {@link #addToWindow}, so that the hot path of a single aggregate stays as small as it was.
+   */
+  private void addValue(WindowState ws, ElementBatch batch, int idx, long ts) {
+    if (named == null) {
+      aggregate.add(ws.accumulator, batch.value(idx), batch.payload(idx), batch.volume(idx), ts);
+    } else {
+      addLanes((Object[]) ws.accumulator, batch, idx, ts);
+    }
+  }
+
+  private void checkLanes(ElementBatch batch) {
+    if (batch.lanes() != lanes) {
+      throw new IllegalArgumentException(
+          "a batch of " + batch.lanes() + " lanes for an aggregate of " + lanes);
+    }
+  }
+
+  private void addLanes(Object[] accumulator, ElementBatch batch, int idx, long ts) {
+    for (int lane = 0; lane < lanes; lane++) {
+      named.add(
+          accumulator,
+          lane,
+          batch.value(idx, lane),
+          batch.payload(idx, lane),
+          batch.volume(idx, lane),
+          ts);
+    }
+  }
+
+  /** How many lanes the batches of this engine have: one per named aggregate, else one. */
+  public int lanes() {
+    return lanes;
   }
 
   private WindowState newWindow(long start, long end) {

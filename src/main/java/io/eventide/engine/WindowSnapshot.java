@@ -7,6 +7,8 @@ package io.eventide.engine;
  * @param pendingElements whether elements arrived since the last pane
  * @param nextPaneIndex the index the next pane will have
  * @param closed whether the trigger has finished (later elements are dropped as closed)
+ * @param contents what the next pane would hold now (by name for named aggregates), null when
+ *     closed
  * @param trigger the trigger's progress in words and numbers
  * @param endOfWindow the watermark must pass this for the window to be on time (its max timestamp)
  * @param gcTime when the watermark passes this the window is closed and its state deleted
@@ -19,6 +21,7 @@ public record WindowSnapshot(
     boolean pendingElements,
     int nextPaneIndex,
     boolean closed,
+    Object contents,
     String trigger,
     long endOfWindow,
     long gcTime,

@@ -2,14 +2,13 @@ package io.eventide.kafka;
 
 import io.eventide.engine.Pane;
 import io.eventide.engine.Window;
-import io.eventide.pipeline.PaneRecords;
 import io.eventide.pipeline.Timestamps;
+import io.eventide.sink.PublishedPane;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A pane as a Kafka record: keyed by key and window, so that the default partitioner keeps every
@@ -21,11 +20,11 @@ public final class KafkaPaneRecords {
   public static final String FINAL = "eventide-final";
   public static final String RETRACTION = "eventide-retraction";
 
-  private static final JsonMapper JSON = JsonMapper.shared();
-
   private KafkaPaneRecords() {}
 
-  public static ProducerRecord<String, byte[]> of(String topic, String pipeline, Pane pane) {
+  /** The record of a published pane, whose rendered JSON is the record's value. */
+  public static ProducerRecord<String, byte[]> of(String topic, PublishedPane published) {
+    Pane pane = published.pane();
     List<Header> headers =
         List.of(
             header(PANE_INDEX, Integer.toString(pane.info().index())),
@@ -36,7 +35,7 @@ public final class KafkaPaneRecords {
         topic,
         null,
         recordKey(pane.key(), pane.window()),
-        JSON.writeValueAsBytes(PaneRecords.toJson(pipeline, pane)),
+        published.json().getBytes(StandardCharsets.UTF_8),
         headers);
   }
 

@@ -1,6 +1,5 @@
 package io.eventide.kafka;
 
-import io.eventide.engine.Pane;
 import io.eventide.pipeline.KafkaSinkDefinition;
 import io.eventide.pipeline.KafkaSinkMode;
 import io.eventide.pipeline.PipelineDefinition;
@@ -42,8 +41,7 @@ class KafkaPaneSink implements PaneListener {
     }
     String policy = sink.mode() == KafkaSinkMode.CHANGELOG ? "compact" : "delete";
     for (PublishedPane published : panes) {
-      Pane pane = published.pane();
-      outbox.offer(KafkaPaneRecords.of(sink.topic(), pipeline, pane), policy);
+      outbox.offer(KafkaPaneRecords.of(sink.topic(), published), policy);
     }
   }
 }

@@ -39,6 +39,7 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
     counter(MeterNames.INGESTED, pipeline).increment(result.accepted());
     counter(MeterNames.LATE, pipeline).increment(result.late());
     counter(MeterNames.DUPLICATES, pipeline).increment(result.duplicates());
+    counter(MeterNames.FILTERED, pipeline).increment(result.filtered());
     batchTimer(pipeline).record(nanos, TimeUnit.NANOSECONDS);
   }
 
@@ -74,6 +75,7 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
     counter(MeterNames.INGESTED, pipeline);
     counter(MeterNames.LATE, pipeline);
     counter(MeterNames.DUPLICATES, pipeline);
+    counter(MeterNames.FILTERED, pipeline);
     MeterNames.DROP_REASONS.forEach(reason -> droppedCounter(pipeline, reason));
     MeterNames.TIMINGS.forEach(timing -> paneCounter(pipeline, timing));
     batchTimer(pipeline);

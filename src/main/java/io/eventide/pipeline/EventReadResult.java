@@ -1,4 +1,7 @@
 package io.eventide.pipeline;
 
-/** What {@link EventReader} made of one event: an {@link Event} or an {@link InvalidEvent}. */
-public sealed interface EventReadResult permits Event, InvalidEvent {}
+/**
+ * What {@link EventReader} made of one event: an {@link Event}, an {@link InvalidEvent}, or a
+ * {@link FilteredEvent}.
+ */
+public sealed interface EventReadResult permits Event, InvalidEvent, FilteredEvent {}

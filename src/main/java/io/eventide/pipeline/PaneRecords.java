@@ -15,10 +15,13 @@ public final class PaneRecords {
 
   private PaneRecords() {}
 
-  public static ObjectNode toJson(String pipeline, Pane pane) {
+  /**
+   * @param keys how the pane's key is shown: a string, or an object for a composite key
+   */
+  public static ObjectNode toJson(String pipeline, KeyFields keys, Pane pane) {
     ObjectNode json = JSON.objectNode();
     json.put("pipeline", pipeline);
-    json.put("key", pane.key());
+    json.set("key", keys.render(pane.key()));
     json.set("window", window(pane.window()));
     json.set("value", PlainValues.toJson(pane.value()));
     if (pane.partial() != null) {

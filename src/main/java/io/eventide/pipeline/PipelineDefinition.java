@@ -6,7 +6,11 @@ import io.eventide.engine.OnTimeBehavior;
 import io.eventide.engine.TimestampCombiner;
 import io.eventide.engine.Trigger;
 import io.eventide.engine.WindowingStrategy;
+import io.eventide.engine.aggregate.Aggregate;
+import io.eventide.engine.aggregate.Aggregates;
+import io.eventide.engine.aggregate.NamedAggregates;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -14,6 +18,9 @@ import java.util.regex.Pattern;
  * A validated pipeline definition with every default filled in, and the revision it was stored with
  * ({@link Revision#UNSTORED} as parsed from a request).
  *
+ * @param aggregate the single aggregate, or null when the pipeline has named {@code aggregates}
+ * @param aggregates the named aggregates in definition order, or none for a single aggregate
+ * @param filter the CEL filter an event must pass to be windowed, or null for every event
  * @param stream the stream whose events the pipeline reads besides its own, or null
  */
 public record PipelineDefinition(
@@ -26,6 +33,8 @@ public record PipelineDefinition(
     ClosingBehavior closingBehavior,
     OnTimeBehavior onTimeBehavior,
     AggregateDefinition aggregate,
+    List<NamedAggregate> aggregates,
+    EventExpression filter,
     EventPointers event,
     WatermarkPolicy watermark,
     PipelineSinks sinks,
@@ -38,6 +47,24 @@ public record PipelineDefinition(
 
   /** The one name {@link #NAME} allows that a pipeline may not have: a route of its own. */
   public static final String RESERVED_NAME = "status";
+
+  public PipelineDefinition {
+    aggregates = List.copyOf(aggregates);
+  }
+
+  /** A new instance of what the pipeline computes: its aggregate, or its named aggregates. */
+  public Aggregate<?> newAggregate() {
+    if (aggregate != null) {
+      return Aggregates.create(aggregate.spec());
+    }
+    List<String> names = new ArrayList<>(aggregates.size());
+    List<Aggregate<?>> parts = new ArrayList<>(aggregates.size());
+    for (NamedAggregate a : aggregates) {
+      names.add(a.name());
+      parts.add(Aggregates.create(a.aggregate().spec()));
+    }
+    return new NamedAggregates(names, parts);
+  }
 
   public WindowingStrategy windowingStrategy() {
     return new WindowingStrategy(
@@ -61,6 +88,8 @@ public record PipelineDefinition(
         closingBehavior,
         onTimeBehavior,
         aggregate,
+        aggregates,
+        filter,
         event,
         watermark,
         sinks,

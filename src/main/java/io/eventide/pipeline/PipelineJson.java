@@ -48,7 +48,15 @@ public final class PipelineJson {
     json.put("timestampCombiner", WireNames.of(d.timestampCombiner()));
     json.put("closingBehavior", WireNames.of(d.closingBehavior()));
     json.put("onTimeBehavior", WireNames.of(d.onTimeBehavior()));
-    json.set("aggregate", aggregate(d.aggregate()));
+    if (d.aggregate() != null) {
+      json.set("aggregate", aggregate(d.aggregate()));
+    } else {
+      ObjectNode named = json.putObject("aggregates");
+      d.aggregates().forEach(a -> named.set(a.name(), namedAggregate(a)));
+    }
+    if (d.filter() != null) {
+      json.put("filter", d.filter().text());
+    }
     json.set("event", event(d.event()));
     json.set("watermark", watermark(d.watermark()));
     // Only pipelines that use Kafka mention it, so that the common answer stays short.
@@ -149,10 +157,25 @@ public final class PipelineJson {
     return json;
   }
 
+  private static ObjectNode namedAggregate(NamedAggregate a) {
+    ObjectNode json = aggregate(a.aggregate());
+    if (a.input() instanceof AggregateInput.Field f) {
+      json.put("field", f.pointer());
+    } else if (a.input() instanceof AggregateInput.Computed c) {
+      json.put("expr", c.expr().text());
+    }
+    return json;
+  }
+
   private static ObjectNode event(EventPointers e) {
-    return JSON.objectNode()
-        .put("key", e.key())
-        .put("timestamp", e.timestamp())
+    ObjectNode json = JSON.objectNode();
+    if (e.key().size() == 1) {
+      json.put("key", e.key().get(0));
+    } else {
+      ArrayNode key = json.putArray("key");
+      e.key().forEach(key::add);
+    }
+    return json.put("timestamp", e.timestamp())
         .put("value", e.value())
         .put("id", e.id())
         .put("source", e.source());

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import tools.jackson.core.JsonPointer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -44,10 +45,12 @@ public final class PipelineParser {
 
   private final Violations violations;
   private final KafkaNamespace kafka;
+  private final PipelineLimits limits;
 
-  private PipelineParser(Violations violations, KafkaNamespace kafka) {
+  private PipelineParser(Violations violations, KafkaNamespace kafka, PipelineLimits limits) {
     this.violations = violations;
     this.kafka = kafka;
+    this.limits = limits;
   }
 
   /**
@@ -55,15 +58,17 @@ public final class PipelineParser {
    * in the URL.
    *
    * @param kafka where the Kafka names a definition leaves out are taken from
+   * @param limits what named aggregates, composite keys and expressions may grow to
    * @throws InvalidInputException listing every violation
    */
-  public static PipelineDefinition parseNamed(JsonNode body, String name, KafkaNamespace kafka) {
+  public static PipelineDefinition parseNamed(
+      JsonNode body, String name, KafkaNamespace kafka, PipelineLimits limits) {
     Violations violations = new Violations();
     JsonNode bodyName = body.get("name");
     if (bodyName != null && bodyName.isString() && !bodyName.stringValue().equals(name)) {
       violations.add("/name", "must equal the name in the URL ('" + name + "')");
     }
-    PipelineDefinition definition = parse(body, "", violations, name, kafka);
+    PipelineDefinition definition = parse(body, "", violations, name, kafka, limits);
     violations.throwIfAny();
     return definition;
   }
@@ -77,15 +82,24 @@ public final class PipelineParser {
    * @return the definition, or null when there were violations
    */
   public static PipelineDefinition parse(
-      JsonNode node, String path, Violations violations, String defaultName) {
-    return parse(node, path, violations, defaultName, KafkaNamespace.DEFAULT);
+      JsonNode node,
+      String path,
+      Violations violations,
+      String defaultName,
+      PipelineLimits limits) {
+    return parse(node, path, violations, defaultName, KafkaNamespace.DEFAULT, limits);
   }
 
   private static PipelineDefinition parse(
-      JsonNode node, String path, Violations violations, String defaultName, KafkaNamespace kafka) {
+      JsonNode node,
+      String path,
+      Violations violations,
+      String defaultName,
+      KafkaNamespace kafka,
+      PipelineLimits limits) {
     int before = violations.size();
     PipelineDefinition definition =
-        new PipelineParser(violations, kafka).definition(node, path, defaultName);
+        new PipelineParser(violations, kafka, limits).definition(node, path, defaultName);
     return violations.size() == before ? definition : null;
   }
 
@@ -110,7 +124,7 @@ public final class PipelineParser {
                 windowNode,
                 f.pathOf("window"),
                 BeamExpression::window,
-                (tree, at, v) -> new PipelineParser(v, kafka).window(tree, at));
+                (tree, at, v) -> new PipelineParser(v, kafka, limits).window(tree, at));
     JsonNode triggerNode = f.get("trigger");
     Trigger trigger =
         triggerNode == null
@@ -129,9 +143,25 @@ public final class PipelineParser {
         f.choice("closingBehavior", ClosingBehavior.class, ClosingBehavior.FIRE_IF_NON_EMPTY);
     OnTimeBehavior onTime =
         f.choice("onTimeBehavior", OnTimeBehavior.class, OnTimeBehavior.FIRE_ALWAYS);
-    JsonNode aggregateNode = f.require("aggregate");
+    JsonNode aggregateNode = f.get("aggregate");
+    JsonNode aggregatesNode = f.get("aggregates");
+    if (aggregateNode == null && aggregatesNode == null) {
+      f.violation("aggregate", "is required (or named aggregates in 'aggregates')");
+    } else if (aggregateNode != null && aggregatesNode != null) {
+      f.violation(
+          "aggregates", "must not be given with 'aggregate': a pipeline has one or the other");
+    }
     AggregateDefinition aggregate =
-        aggregateNode == null ? null : aggregate(aggregateNode, f.pathOf("aggregate"));
+        aggregateNode == null ? null : singleAggregate(aggregateNode, f.pathOf("aggregate"));
+    List<NamedAggregate> aggregates =
+        aggregatesNode == null || aggregateNode != null
+            ? List.of()
+            : namedAggregates(aggregatesNode, f.pathOf("aggregates"));
+    JsonNode filterNode = f.get("filter");
+    EventExpression filter =
+        filterNode == null
+            ? null
+            : expression(filterNode, f.pathOf("filter"), EventExpression.Result.BOOLEAN);
     JsonNode eventNode = f.get("event");
     EventPointers event =
         eventNode == null ? EventPointers.DEFAULT : event(eventNode, f.pathOf("event"));
@@ -167,6 +197,8 @@ public final class PipelineParser {
         closing,
         onTime,
         aggregate,
+        aggregates,
+        filter,
         event,
         watermark,
         sinks,
@@ -311,9 +343,109 @@ public final class PipelineParser {
     return new WindowDefinition.Calendar(unit, multiple.intValue(), zone, start, weekStart);
   }
 
-  private AggregateDefinition aggregate(JsonNode node, String path) {
+  private AggregateDefinition singleAggregate(JsonNode node, String path) {
     JsonFields f = JsonFields.of(node, path, violations);
-    if (f == null || f.require("type") == null) {
+    if (f == null) {
+      return null;
+    }
+    AggregateDefinition aggregate = aggregate(f, path);
+    f.rejectUnknown();
+    return aggregate;
+  }
+
+  private List<NamedAggregate> namedAggregates(JsonNode node, String path) {
+    JsonFields f = JsonFields.of(node, path, violations);
+    if (f == null) {
+      return List.of();
+    }
+    if (node.isEmpty()) {
+      violations.add(path, "must name at least one aggregate");
+      return List.of();
+    }
+    if (node.size() > limits.maxAggregates()) {
+      violations.add(
+          path,
+          "must have at most "
+              + limits.maxAggregates()
+              + " aggregates (eventide.pipelines.max-aggregates; got "
+              + node.size()
+              + ")");
+      return List.of();
+    }
+    List<NamedAggregate> aggregates = new ArrayList<>();
+    for (String name : node.propertyNames()) {
+      if (!NamedAggregate.NAME.matcher(name).matches()) {
+        f.violation(
+            name,
+            "is not a valid aggregate name: it must match "
+                + NamedAggregate.NAME.pattern()
+                + " (got '"
+                + name
+                + "')");
+        continue;
+      }
+      NamedAggregate aggregate = namedAggregate(name, f.get(name), f.pathOf(name));
+      if (aggregate != null) {
+        aggregates.add(aggregate);
+      }
+    }
+    return aggregates;
+  }
+
+  private NamedAggregate namedAggregate(String name, JsonNode node, String path) {
+    if (node == null) {
+      violations.add(path, "must be an aggregate object such as {\"type\": \"count\"}");
+      return null;
+    }
+    JsonFields f = JsonFields.of(node, path, violations);
+    if (f == null) {
+      return null;
+    }
+    int before = violations.size();
+    JsonNode fieldNode = f.get("field");
+    JsonNode exprNode = f.get("expr");
+    AggregateDefinition aggregate = aggregate(f, path);
+    AggregateInput input = null;
+    if (fieldNode != null && exprNode != null) {
+      f.violation("expr", "must not be given with 'field': the value comes from one or the other");
+    } else if (aggregate != null && readsNoValue(aggregate)) {
+      if (fieldNode != null || exprNode != null) {
+        f.violation(
+            fieldNode != null ? "field" : "expr", aggregate.type() + " reads no value; remove it");
+      }
+    } else if (exprNode != null) {
+      EventExpression expr = expression(exprNode, f.pathOf("expr"), EventExpression.Result.NUMBER);
+      input = expr == null ? null : new AggregateInput.Computed(expr);
+    } else if (fieldNode != null) {
+      String pointer = f.pointer("field", null);
+      input = pointer == null ? null : new AggregateInput.Field(pointer);
+    }
+    f.rejectUnknown();
+    return violations.size() > before ? null : new NamedAggregate(name, aggregate, input);
+  }
+
+  private static boolean readsNoValue(AggregateDefinition aggregate) {
+    var built = Aggregates.create(aggregate.spec());
+    return !built.needsNumber() && !built.usesPayload();
+  }
+
+  /** A CEL expression compiled to give {@code result}; null with a violation when it cannot. */
+  private EventExpression expression(JsonNode node, String path, EventExpression.Result result) {
+    if (!node.isString()) {
+      violations.add(path, "must be a string holding a CEL expression");
+      return null;
+    }
+    try {
+      return EventExpressions.of(limits).compile(node.stringValue(), result);
+    } catch (IllegalArgumentException e) {
+      violations.add(path, e.getMessage());
+      return null;
+    }
+  }
+
+  /** The aggregate settings read from {@code f}; the caller rejects unknown fields. */
+  private AggregateDefinition aggregate(JsonFields f, String path) {
+    if (f.require("type") == null) {
       return null;
     }
     String type = f.oneOf("type", Aggregates.TYPES, null);
@@ -329,7 +461,6 @@ public final class PipelineParser {
           default -> 0L;
         };
     String volume = type.equals("ohlc") ? f.pointer("volume", null) : null;
-    f.rejectUnknown();
     if (violations.size() > before) {
       return null;
     }
@@ -375,13 +506,70 @@ public final class PipelineParser {
     EventPointers d = EventPointers.DEFAULT;
     EventPointers event =
         new EventPointers(
-            f.pointer("key", d.key()),
+            key(f),
             f.pointer("timestamp", d.timestamp()),
             f.pointer("value", d.value()),
             f.pointer("id", d.id()),
             f.pointer("source", d.source()));
     f.rejectUnknown();
     return event;
+  }
+
+  /** One pointer, or a list of them for a composite key whose fields end in distinct names. */
+  private List<String> key(JsonFields f) {
+    JsonNode node = f.get("key");
+    if (node == null || node.isString()) {
+      String pointer = f.pointer("key", EventPointers.DEFAULT.key().get(0));
+      return pointer == null ? List.of("/key") : List.of(pointer);
+    }
+    String path = f.pathOf("key");
+    if (!node.isArray() || node.isEmpty()) {
+      violations.add(path, "must be a JSON pointer or a non-empty array of JSON pointers");
+      return List.of("/key");
+    }
+    if (node.size() > limits.maxKeyFields()) {
+      violations.add(
+          path,
+          "must have at most "
+              + limits.maxKeyFields()
+              + " fields (eventide.pipelines.max-key-fields; got "
+              + node.size()
+              + ")");
+      return List.of("/key");
+    }
+    List<String> pointers = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < node.size(); i++) {
+      JsonNode item = node.get(i);
+      String at = Violations.child(path, i);
+      String pointer = item.isString() ? item.stringValue() : null;
+      String reason = pointer == null ? "must be a JSON pointer" : pointerProblem(pointer);
+      if (reason != null) {
+        violations.add(at, reason);
+        continue;
+      }
+      String name = JsonPointer.compile(pointer).last().getMatchingProperty();
+      if (names.contains(name)) {
+        violations.add(
+            at,
+            "ends in '"
+                + name
+                + "' as another key field does: a composite key's fields need distinct names");
+        continue;
+      }
+      names.add(name);
+      pointers.add(pointer);
+    }
+    return pointers.isEmpty() ? List.of("/key") : pointers;
+  }
+
+  private static String pointerProblem(String pointer) {
+    try {
+      JsonPointer compiled = JsonPointer.compile(pointer);
+      return compiled.matches() ? "must point into the event, not be the whole event" : null;
+    } catch (IllegalArgumentException e) {
+      return "must be a JSON pointer such as /region (got '" + pointer + "')";
+    }
   }
 
   private WatermarkPolicy watermark(JsonNode node, String path) {

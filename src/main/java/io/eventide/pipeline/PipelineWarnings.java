@@ -34,13 +34,14 @@ final class PipelineWarnings {
               + " time ('+inf'), which an unbounded stream never does: add early firings or use a"
               + " repeated trigger");
     }
-    if (d.accumulation() == AccumulationMode.DISCARDING
-        && NEEDS_PARTIAL_TO_COMBINE.contains(d.aggregate().type())) {
-      warnings.add(
-          "discarding panes of "
-              + d.aggregate().type()
-              + " cannot be combined from their values: combine them downstream via each"
-              + " record's partial");
+    if (d.accumulation() == AccumulationMode.DISCARDING) {
+      for (String aggregate : needingPartials(d)) {
+        warnings.add(
+            "discarding panes of "
+                + aggregate
+                + " cannot be combined from their values: combine them downstream via each"
+                + " record's partial");
+      }
     }
     if (d.allowedLateness().compareTo(LONG_LATENESS) > 0) {
       warnings.add(
@@ -50,6 +51,19 @@ final class PipelineWarnings {
     }
     warnings.addAll(KafkaSinkWarnings.of(d));
     return warnings;
+  }
+
+  /** The aggregates whose panes need their partial to be combined: "mean", or "p99 (quantiles)". */
+  private static List<String> needingPartials(PipelineDefinition d) {
+    if (d.aggregate() != null) {
+      return NEEDS_PARTIAL_TO_COMBINE.contains(d.aggregate().type())
+          ? List.of(d.aggregate().type())
+          : List.of();
+    }
+    return d.aggregates().stream()
+        .filter(a -> NEEDS_PARTIAL_TO_COMBINE.contains(a.aggregate().type()))
+        .map(a -> a.name() + " (" + a.aggregate().type() + ")")
+        .toList();
   }
 
   /**

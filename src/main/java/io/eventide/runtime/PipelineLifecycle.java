@@ -8,6 +8,7 @@ import io.eventide.state.StateStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -209,8 +210,16 @@ public class PipelineLifecycle implements DisposableBean {
     if (!a.trigger().equals(b.trigger())) {
       changed.add("trigger");
     }
-    if (!a.aggregate().equals(b.aggregate())) {
+    if (!Objects.equals(a.aggregate(), b.aggregate())) {
       changed.add("aggregate");
+    }
+    if (!a.aggregates().equals(b.aggregates())) {
+      changed.add("aggregates");
+    }
+    // A plain key may move to another pointer; a composite key's fields name what state holds.
+    if ((a.event().keyFields().composite() || b.event().keyFields().composite())
+        && !a.event().key().equals(b.event().key())) {
+      changed.add("event.key");
     }
     if (a.accumulation() != b.accumulation()) {
       changed.add("accumulation");

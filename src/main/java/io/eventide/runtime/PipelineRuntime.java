@@ -171,7 +171,7 @@ public final class PipelineRuntime {
       steps = core.apply(batch, now, ops);
       committed = committer.submit(steps, core.trackerChange(), rejected);
     }
-    IngestResult unread = new IngestResult(0, 0, 0, 0, 0, 0, unreadable.size());
+    IngestResult unread = new IngestResult(0, 0, 0, 0, 0, 0, 0, unreadable.size());
     return committed.handle(
         (v, error) -> {
           Throwable cause = error instanceof CompletionException c ? c.getCause() : error;

@@ -4,6 +4,7 @@ import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardStep;
+import io.eventide.pipeline.KeyFields;
 import io.eventide.pipeline.PaneRecords;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,14 +16,16 @@ final class SimulationRecorder {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
   private final String pipeline;
+  private final KeyFields keys;
   private final SimulationBudget budget;
   private final List<ObjectNode> outputs = new ArrayList<>();
   private final List<ObjectNode> dropped = new ArrayList<>();
   private IngestResult counts = IngestResult.EMPTY;
   private int step;
 
-  SimulationRecorder(String pipeline, SimulationBudget budget) {
+  SimulationRecorder(String pipeline, KeyFields keys, SimulationBudget budget) {
     this.pipeline = pipeline;
+    this.keys = keys;
     this.budget = budget;
   }
 
@@ -41,7 +44,7 @@ final class SimulationRecorder {
       // The shard charged the budget for its panes as it rendered them.
       for (RenderedPane p : s.panes()) {
         ObjectNode record = JSON.objectNode().put("step", step);
-        record.setAll(PaneRecords.toJson(pipeline, p.pane()));
+        record.setAll(PaneRecords.toJson(pipeline, keys, p.pane()));
         outputs.add(record);
       }
       s.deadLetters().forEach(this::dropped);

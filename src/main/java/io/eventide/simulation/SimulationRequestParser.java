@@ -3,6 +3,7 @@ package io.eventide.simulation;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.JsonFields;
 import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.pipeline.Violation;
 import io.eventide.pipeline.Violations;
@@ -18,9 +19,11 @@ public final class SimulationRequestParser {
   private static final List<String> STEP_KINDS = List.of("events", "watermark", "processingTime");
 
   private final SimulationLimits limits;
+  private final PipelineLimits pipelineLimits;
 
-  public SimulationRequestParser(SimulationLimits limits) {
+  public SimulationRequestParser(SimulationLimits limits, PipelineLimits pipelineLimits) {
     this.limits = limits;
+    this.pipelineLimits = pipelineLimits;
   }
 
   /**
@@ -36,7 +39,8 @@ public final class SimulationRequestParser {
     PipelineDefinition pipeline =
         pipelineNode == null
             ? null
-            : PipelineParser.parse(pipelineNode, f.pathOf("pipeline"), violations, DEFAULT_NAME);
+            : PipelineParser.parse(
+                pipelineNode, f.pathOf("pipeline"), violations, DEFAULT_NAME, pipelineLimits);
     Long start = f.timestamp("processingTimeStart", 0L);
     boolean autoWatermark = f.bool("autoWatermark", false);
     JsonNode stepsNode = f.require("steps");

@@ -4,6 +4,7 @@ import io.eventide.config.IngestProperties;
 import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
 import io.eventide.pipeline.KafkaNamespace;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.security.RateLimiter;
 import io.eventide.security.SecurityProperties;
@@ -57,8 +58,11 @@ public class StateConfiguration {
 
     @Bean
     PipelineRegistry pipelineRegistry(
-        ReactiveStringRedisTemplate redis, StateProperties state, KafkaNamespace kafka) {
-      return new RedisPipelineRegistry(redis, state, kafka);
+        ReactiveStringRedisTemplate redis,
+        StateProperties state,
+        KafkaNamespace kafka,
+        PipelineLimits limits) {
+      return new RedisPipelineRegistry(redis, state, kafka, limits);
     }
 
     @Bean

@@ -4,6 +4,7 @@ import io.eventide.engine.ManualClock;
 import io.eventide.engine.Time;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineParser;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +56,11 @@ final class CoreTester {
   /** The same, with its shards charging {@code renderBudget} for every pane they render. */
   static CoreTester of(String json, int shards, long start, RenderBudget renderBudget) {
     return new CoreTester(
-        PipelineParser.parseNamed(JsonMapper.shared().readTree(json), "p", KafkaNamespace.DEFAULT),
+        PipelineParser.parseNamed(
+            JsonMapper.shared().readTree(json),
+            "p",
+            KafkaNamespace.DEFAULT,
+            PipelineLimits.DEFAULT),
         shards,
         start,
         renderBudget);

@@ -7,6 +7,7 @@ import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineJson;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.pipeline.Violation;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class KafkaDefinitionTest {
                     + " \"aggregate\": {\"type\": \"sum\"}, "
                     + extra
                     + "}");
-    return PipelineParser.parseNamed(body, "clicks", namespace);
+    return PipelineParser.parseNamed(body, "clicks", namespace, PipelineLimits.DEFAULT);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.pipeline.Violation;
 import java.util.List;
@@ -29,7 +30,8 @@ class KafkaNamePolicyTest {
                         + kafka
                         + "}"),
             pipeline,
-            TEAM);
+            TEAM,
+            PipelineLimits.DEFAULT);
     return POLICY.violations(definition).stream().map(Violation::path).toList();
   }
 

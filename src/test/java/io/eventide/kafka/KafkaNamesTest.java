@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.pipeline.Revision;
 import java.util.ArrayList;
@@ -99,7 +100,8 @@ class KafkaNamesTest extends KafkaIntegrationTest {
         PipelineParser.parseNamed(
             JSON.readTree(SUM + "\"sinks\": {\"kafka\": {\"topic\": \"eventide.panes.legacy\"}}}"),
             "legacy",
-            KafkaNamespace.DEFAULT);
+            KafkaNamespace.DEFAULT,
+            PipelineLimits.DEFAULT);
     registry.replace(legacy.withRevision(Revision.UNSTORED.next(true)), null).block();
     define("lawful", SUM + "\"sinks\": {\"kafka\": {}}}");
     for (String pipeline : List.of("legacy", "lawful")) {

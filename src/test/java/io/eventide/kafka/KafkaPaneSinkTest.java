@@ -69,6 +69,32 @@ class KafkaPaneSinkTest extends KafkaIntegrationTest {
   }
 
   @Test
+  void compositeKeysKeyTheRecordsInTheirStringForm() {
+    define(
+        "sink-named",
+        """
+        {"window": {"type": "fixed", "size": "10m"},
+         "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 2}},
+         "event": {"key": ["/region", "/endpoint"]},
+         "aggregates": {"n": {"type": "count"}, "bytes": {"type": "sum", "field": "/bytes"}},
+         "sinks": {"kafka": {}}}
+        """);
+    String event =
+        "{\"region\":\"eu\",\"endpoint\":\"/pay\",\"bytes\":%d,"
+            + "\"timestamp\":\"2024-05-01T12:01:00Z\"}";
+    ingest("sink-named", event.formatted(10), event.formatted(32));
+
+    List<ConsumerRecord<String, byte[]>> records = read("eventide.sink-named.panes", 1);
+    assertThat(records).hasSize(1);
+    assertThat(records.get(0).key())
+        .isEqualTo("eu|/pay@2024-05-01T12:00:00.000Z/2024-05-01T12:10:00.000Z");
+    JsonNode pane = value(records.get(0));
+    assertThat(pane.get("key").toString()).isEqualTo("{\"region\":\"eu\",\"endpoint\":\"/pay\"}");
+    assertThat(pane.at("/value/n").intValue()).isEqualTo(2);
+    assertThat(pane.at("/value/bytes").doubleValue()).isEqualTo(42.0);
+  }
+
+  @Test
   void theOutboxIsScrapedByPrometheus() {
     String scrape =
         client

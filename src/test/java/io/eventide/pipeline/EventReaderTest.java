@@ -9,10 +9,17 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 class EventReaderTest {
-  private static final EventReader NUMBERS =
-      new EventReader(EventPointers.DEFAULT, null, true, false);
-  private static final EventReader PAYLOADS =
-      new EventReader(EventPointers.DEFAULT, null, false, true);
+  private static final EventReader NUMBERS = single(EventPointers.DEFAULT, null, true, false);
+  private static final EventReader PAYLOADS = single(EventPointers.DEFAULT, null, false, true);
+
+  /** The reader of a single aggregate: one lane, from the value pointer. */
+  static EventReader single(
+      EventPointers pointers, String volume, boolean needsNumber, boolean usesPayload) {
+    return new EventReader(
+        pointers,
+        null,
+        List.of(EventReader.Lane.field(null, pointers.value(), volume, needsNumber, usesPayload)));
+  }
 
   private static JsonNode json(String text) {
     return JsonMapper.shared().readTree(text.replace('\'', '"'));
@@ -21,7 +28,8 @@ class EventReaderTest {
   @Test
   void readsAllParts() {
     assertThat(NUMBERS.read(json("{'key':'k','timestamp':1500,'value':2.5,'id':7,'source':'s1'}")))
-        .isEqualTo(new Event("k", 1500, 2.5, null, Double.NaN, "7", "s1"));
+        .usingRecursiveComparison()
+        .isEqualTo(new Event("k", 1500, new double[] {2.5}, null, null, "7", "s1"));
   }
 
   @Test
@@ -41,8 +49,8 @@ class EventReaderTest {
   @Test
   void followsTheDefinitionsPointers() {
     EventReader reader =
-        new EventReader(
-            new EventPointers("/user/name", "/at", "/m/amount", "/meta/id", "/meta/from"),
+        single(
+            new EventPointers(List.of("/user/name"), "/at", "/m/amount", "/meta/id", "/meta/from"),
             "/m/qty",
             true,
             false);
@@ -51,22 +59,23 @@ class EventReaderTest {
                 json(
                     "{'user':{'name':'ann'},'at':5,'m':{'amount':10,'qty':3},"
                         + "'meta':{'id':'e1','from':'web'}}")))
-        .isEqualTo(new Event("ann", 5, 10, null, 3, "e1", "web"));
+        .usingRecursiveComparison()
+        .isEqualTo(new Event("ann", 5, new double[] {10}, null, new double[] {3}, "e1", "web"));
   }
 
   @Test
   void passesThePayloadAsPlainJava() {
     Event e =
         (Event) PAYLOADS.read(json("{'key':'k','timestamp':0,'value':{'a':[1,'x',true,null]}}"));
-    assertThat(e.payload()).isEqualTo(Map.of("a", java.util.Arrays.asList(1, "x", true, null)));
-    assertThat(e.value()).isNaN();
+    assertThat(e.payloads()[0]).isEqualTo(Map.of("a", java.util.Arrays.asList(1, "x", true, null)));
+    assertThat(e.values()[0]).isNaN();
   }
 
   @Test
   void allowsAMissingValueWhenNoNumberIsNeeded() {
     Event e = (Event) PAYLOADS.read(json("{'key':'k','timestamp':0}"));
-    assertThat(e.payload()).isNull();
-    assertThat(e.value()).isNaN();
+    assertThat(e.payloads()[0]).isNull();
+    assertThat(e.values()[0]).isNaN();
   }
 
   @Test
@@ -98,10 +107,46 @@ class EventReaderTest {
 
   @Test
   void checksTheVolume() {
-    EventReader ohlc = new EventReader(EventPointers.DEFAULT, "/volume", true, false);
+    EventReader ohlc = single(EventPointers.DEFAULT, "/volume", true, false);
     assertThat(ohlc.read(json("{'key':'k','timestamp':0,'value':1,'volume':'lots'}")))
         .isEqualTo(new InvalidEvent("/volume", "must be a finite number"));
-    assertThat(((Event) ohlc.read(json("{'key':'k','timestamp':0,'value':1}"))).volume()).isNaN();
+    assertThat(((Event) ohlc.read(json("{'key':'k','timestamp':0,'value':1}"))).volumes()[0])
+        .isNaN();
+  }
+
+  private static EventReader reader(String definition) {
+    PipelineDefinition d = PipelineParserTest.parse(definition);
+    return EventReader.of(d, d.newAggregate());
+  }
+
+  @Test
+  void readsACompositeKeyIntoItsStringFormAndNamesAMissingField() {
+    EventReader composite =
+        reader(
+            "{'window':{'type':'global'},'aggregate':{'type':'count'},"
+                + "'event':{'key':['/r','/e']}}");
+    assertThat(((Event) composite.read(json("{'r':'eu','e':'a|b','timestamp':0}"))).key())
+        .isEqualTo("eu|a\\|b");
+    assertThat(KeyFields.split("eu|a\\|b")).containsExactly("eu", "a|b");
+    assertThat(composite.read(json("{'r':'eu','timestamp':0}")))
+        .isEqualTo(new InvalidEvent("/e", "is required"));
+  }
+
+  @Test
+  void filtersFirstAndGivesEachNamedAggregateItsLane() {
+    EventReader named =
+        reader(
+            "{'window':{'type':'global'},'filter':'event.status >= 500',"
+                + "'aggregates':{'n':{'type':'count'},'kb':{'type':'sum','expr':'event.b / 1024.0'},"
+                + "'top':{'type':'max','field':'/ms'}}}");
+    assertThat(named.read(json("{'status':200}"))).isEqualTo(FilteredEvent.INSTANCE);
+    Event e = (Event) named.read(json("{'status':503,'key':'k','timestamp':0,'b':512,'ms':7}"));
+    assertThat(e.values()).containsExactly(Double.NaN, 0.5, 7.0);
+    InvalidEvent failed = (InvalidEvent) named.read(json("{'status':503,'key':'k','timestamp':0}"));
+    assertThat(failed.path()).isEmpty();
+    assertThat(failed.reason()).startsWith("the expr of aggregates.kb failed:");
+    assertThat(((InvalidEvent) named.read(json("{'key':'k','timestamp':0}"))).reason())
+        .startsWith("the filter failed:");
   }
 
   @Test

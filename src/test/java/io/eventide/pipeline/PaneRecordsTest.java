@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 class PaneRecordsTest {
+  private static final KeyFields PLAIN_KEY = EventPointers.DEFAULT.keyFields();
 
   @Test
   void rendersAPane() {
@@ -29,7 +30,7 @@ class PaneRecordsTest {
             60_000,
             5,
             60_000);
-    assertThat(PaneRecords.toJson("clicks", pane))
+    assertThat(PaneRecords.toJson("clicks", PLAIN_KEY, pane))
         .isEqualTo(
             JsonMapper.shared()
                 .readTree(
@@ -59,7 +60,7 @@ class PaneRecordsTest {
             Time.GLOBAL_MAX_TIMESTAMP + 1,
             0,
             Time.MAX);
-    var json = PaneRecords.toJson("p", pane);
+    var json = PaneRecords.toJson("p", PLAIN_KEY, pane);
     assertThat(json.get("window").toString()).isEqualTo("{\"global\":true}");
     assertThat(json.get("partial").get("count").asInt()).isEqualTo(2);
     assertThat(json.get("retraction").asBoolean()).isTrue();
@@ -84,7 +85,7 @@ class PaneRecordsTest {
             10,
             0,
             Time.MIN);
-    var json = PaneRecords.toJson("p", pane);
+    var json = PaneRecords.toJson("p", PLAIN_KEY, pane);
     assertThat(json.has("partial")).isFalse();
     assertThat(json.has("retracts")).isFalse();
     assertThat(json.get("watermark").stringValue()).isEqualTo("-inf");

@@ -39,7 +39,7 @@ class PipelineParserTest {
   }
 
   static PipelineDefinition parse(JsonNode body) {
-    return PipelineParser.parseNamed(body, "p", KafkaNamespace.DEFAULT);
+    return PipelineParser.parseNamed(body, "p", KafkaNamespace.DEFAULT, PipelineLimits.DEFAULT);
   }
 
   static List<Violation> violations(String text) {
@@ -127,8 +127,62 @@ class PipelineParserTest {
       PipelineDefinition d = parse(full);
       // Compared as text: the tree holds counts as longs where the parser read ints.
       assertThat(PipelineJson.write(d).toString()).isEqualTo(json(full).toString());
-      assertThat(PipelineParser.parseNamed(PipelineJson.write(d), "p", KafkaNamespace.DEFAULT))
+      assertThat(
+              PipelineParser.parseNamed(
+                  PipelineJson.write(d), "p", KafkaNamespace.DEFAULT, PipelineLimits.DEFAULT))
           .isEqualTo(d);
+    }
+
+    @Test
+    void readsBackNamedAggregatesCompositeKeysAndExpressions() {
+      String full =
+          "{'name':'p','window':{'type':'fixed','size':'PT1M','offset':'PT0S'},"
+              + "'trigger':{'type':'default'},'accumulation':'discarding',"
+              + "'allowedLateness':'PT0S','timestampCombiner':'end_of_window',"
+              + "'closingBehavior':'fire_if_non_empty','onTimeBehavior':'fire_always',"
+              + "'aggregates':{'errors':{'type':'count'},"
+              + "'kb':{'type':'sum','expr':'event.bytes / 1024.0'},"
+              + "'p99':{'type':'quantiles','fractions':[0.99],'field':'/ms'}},"
+              + "'filter':'event.status >= 500',"
+              + "'event':{'key':['/region','/endpoint'],'timestamp':'/timestamp',"
+              + "'value':'/value','id':'/id','source':'/source'},"
+              + "'watermark':{'maxOutOfOrderness':'PT0S','idleTimeout':'PT1M',"
+              + "'maxFutureSkew':'PT10M','idleAdvance':false}}";
+      PipelineDefinition d = parse(full);
+      assertThat(PipelineJson.write(d).toString()).isEqualTo(json(full).toString());
+      assertThat(
+              PipelineParser.parseNamed(
+                  PipelineJson.write(d), "p", KafkaNamespace.DEFAULT, PipelineLimits.DEFAULT))
+          .isEqualTo(d);
+      assertThat(d.aggregates())
+          .extracting(NamedAggregate::name)
+          .containsExactly("errors", "kb", "p99");
+      assertThat(d.aggregates().get(0).input()).isNull();
+      assertThat(d.event().keyFields().composite()).isTrue();
+    }
+
+    @Test
+    void boundsAggregatesKeyFieldsAndExpressionsByTheLimits() {
+      PipelineLimits tight = new PipelineLimits(2, 2, 20, 4, 10);
+      JsonNode body =
+          json(
+              "{'window':{'type':'fixed','size':'1m'},"
+                  + "'aggregates':{'a':{'type':'count'},'b':{'type':'count'},'c':{'type':'count'}},"
+                  + "'event':{'key':['/x','/y','/z']},"
+                  + "'filter':'event.status >= 500.0 && event.ok'}");
+      List<Violation> found =
+          catchThrowableOfType(
+                  InvalidInputException.class,
+                  () -> PipelineParser.parseNamed(body, "p", KafkaNamespace.DEFAULT, tight))
+              .violations();
+      assertThat(found)
+          .extracting(Violation::path)
+          .containsExactlyInAnyOrder("/aggregates", "/event/key", "/filter");
+      assertThat(found)
+          .extracting(Violation::reason)
+          .anySatisfy(r -> assertThat(r).contains("eventide.pipelines.max-aggregates"))
+          .anySatisfy(r -> assertThat(r).contains("eventide.pipelines.max-key-fields"))
+          .anySatisfy(r -> assertThat(r).contains("eventide.pipelines.max-expression-length"));
     }
 
     @Test
@@ -263,7 +317,8 @@ class PipelineParserTest {
     void requiresWindowAndAggregate() {
       assertThat(violations("{}"))
           .containsExactly(
-              new Violation("/window", "is required"), new Violation("/aggregate", "is required"));
+              new Violation("/window", "is required"),
+              new Violation("/aggregate", "is required (or named aggregates in 'aggregates')"));
     }
 
     @Test
@@ -275,16 +330,19 @@ class PipelineParserTest {
     @ValueSource(strings = {"''", "'-a'", "'a b'", "'ä'", "'a/b'"})
     void refusesBadNames(String name) {
       Violations v = new Violations();
-      assertThat(PipelineParser.parse(with("name", name), "", v, "x")).isNull();
+      assertThat(PipelineParser.parse(with("name", name), "", v, "x", PipelineLimits.DEFAULT))
+          .isNull();
       assertThat(v.size()).isPositive();
     }
 
     @Test
     void refusesANameLongerThan128Characters() {
       Violations v = new Violations();
-      PipelineParser.parse(with("name", "'" + "a".repeat(129) + "'"), "", v, "x");
+      PipelineParser.parse(
+          with("name", "'" + "a".repeat(129) + "'"), "", v, "x", PipelineLimits.DEFAULT);
       assertThat(v.size()).isEqualTo(1);
-      PipelineParser.parse(with("name", "'" + "a".repeat(128) + "'"), "", v, "x");
+      PipelineParser.parse(
+          with("name", "'" + "a".repeat(128) + "'"), "", v, "x", PipelineLimits.DEFAULT);
       assertThat(v.size()).isEqualTo(1);
     }
 
@@ -581,7 +639,9 @@ class PipelineParserTest {
                   "window",
                   "{'type':'calendar','unit':'months','multiple':3,'timeZone':'America/New_York',"
                       + "'startDate':'2026-01-31'}"));
-      assertThat(PipelineParser.parseNamed(PipelineJson.write(d), "p", KafkaNamespace.DEFAULT))
+      assertThat(
+              PipelineParser.parseNamed(
+                  PipelineJson.write(d), "p", KafkaNamespace.DEFAULT, PipelineLimits.DEFAULT))
           .isEqualTo(d);
     }
 

@@ -12,6 +12,7 @@ import io.eventide.engine.ManualClock;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.sink.PublishedPane;
 import io.eventide.state.Commit;
@@ -51,7 +52,8 @@ class PipelineRuntimeTest {
                    "accumulation": "accumulating", "aggregate": {"type": "count"}}
                   """),
           "p",
-          KafkaNamespace.DEFAULT);
+          KafkaNamespace.DEFAULT,
+          PipelineLimits.DEFAULT);
 
   private final ExecutorService pool =
       Executors.newFixedThreadPool(2, DaemonThreads.named(ShardFaultClock.SHARD_THREADS));
@@ -196,7 +198,8 @@ class PipelineRuntimeTest {
                      "aggregate": {"type": "count"}}
                     """),
             "p",
-            KafkaNamespace.DEFAULT);
+            KafkaNamespace.DEFAULT,
+            PipelineLimits.DEFAULT);
     HeldState state = new HeldState(1).answeringAll();
     PipelineRuntime runtime = runtime(delayed, state, false);
     assertThat(runtime.ingest(batch("a", "a"))).succeedsWithin(PATIENCE);
@@ -252,7 +255,8 @@ class PipelineRuntimeTest {
                        "aggregate": {"type": "count"}}
                       """),
               "p",
-              KafkaNamespace.DEFAULT);
+              KafkaNamespace.DEFAULT,
+              PipelineLimits.DEFAULT);
       PipelineRuntime runtime = runtime(late, store.open("p", "lineage", 1).join(), true, twoIds);
       // Three hourly windows, all open still: a's is collected first, so a is the one forgotten.
       assertThat(runtime.ingest(identified("a", 1_000, "b", 3_601_000, "c", 7_201_000)))

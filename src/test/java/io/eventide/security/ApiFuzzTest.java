@@ -101,6 +101,7 @@ class ApiFuzzTest {
         r.get("accepted").asLong()
             + r.get("late").asLong()
             + r.get("duplicates").asLong()
+            + r.get("filtered").asLong()
             + dropped.get("expired").asLong()
             + dropped.get("closed").asLong()
             + dropped.get("future").asLong()

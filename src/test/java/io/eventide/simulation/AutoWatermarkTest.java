@@ -2,6 +2,7 @@ package io.eventide.simulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventide.pipeline.PipelineLimits;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,8 @@ class AutoWatermarkTest {
             .formatted(watermarkPolicy, steps)
             .replace('\'', '"');
     SimulationRequest request =
-        new SimulationRequestParser(LIMITS).parse(JsonMapper.shared().readTree(body));
+        new SimulationRequestParser(LIMITS, PipelineLimits.DEFAULT)
+            .parse(JsonMapper.shared().readTree(body));
     return new Simulator(LIMITS).run(request, () -> false).toJson();
   }
 

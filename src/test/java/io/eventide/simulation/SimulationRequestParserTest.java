@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.eventide.engine.Time;
 import io.eventide.pipeline.InvalidInputException;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.Violation;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +17,8 @@ class SimulationRequestParserTest {
   private static final String PIPELINE =
       "'pipeline':{'window':{'type':'fixed','size':'1m'},'aggregate':{'type':'sum'}}";
   private static final SimulationRequestParser PARSER =
-      new SimulationRequestParser(new SimulationLimits(3, 4, 100, 1 << 20, Duration.ofSeconds(30)));
+      new SimulationRequestParser(
+          new SimulationLimits(3, 4, 100, 1 << 20, Duration.ofSeconds(30)), PipelineLimits.DEFAULT);
 
   private static JsonNode json(String text) {
     return JsonMapper.shared().readTree(text.replace('\'', '"'));

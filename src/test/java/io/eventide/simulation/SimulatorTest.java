@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.eventide.pipeline.InvalidInputException;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.Violation;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
@@ -17,7 +18,7 @@ class SimulatorTest {
 
   private static SimulationResult run(String body) {
     SimulationRequest request =
-        new SimulationRequestParser(LIMITS)
+        new SimulationRequestParser(LIMITS, PipelineLimits.DEFAULT)
             .parse(JsonMapper.shared().readTree(body.replace('\'', '"')));
     return new Simulator(LIMITS).run(request, () -> false);
   }
@@ -81,7 +82,7 @@ class SimulatorTest {
   void stopsWhenItsRecordsOutgrowTheByteBudgetNamingTheStep() {
     SimulationLimits small = new SimulationLimits(10, 10, 100, 400, Duration.ofSeconds(30));
     SimulationRequest request =
-        new SimulationRequestParser(small)
+        new SimulationRequestParser(small, PipelineLimits.DEFAULT)
             .parse(
                 JsonMapper.shared()
                     .readTree(
@@ -102,7 +103,8 @@ class SimulatorTest {
     String body = EVERY_ELEMENT.formatted("{'key':'a','timestamp':1}").replace('\'', '"');
     SimulationLimits expired = new SimulationLimits(10, 10, 100, 1 << 20, Duration.ofMillis(-1));
     SimulationRequest request =
-        new SimulationRequestParser(expired).parse(JsonMapper.shared().readTree(body));
+        new SimulationRequestParser(expired, PipelineLimits.DEFAULT)
+            .parse(JsonMapper.shared().readTree(body));
     InvalidInputException late =
         catchThrowableOfType(
             InvalidInputException.class, () -> new Simulator(expired).run(request, () -> false));

@@ -11,6 +11,7 @@ import io.eventide.engine.Pane;
 import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
+import io.eventide.pipeline.KeyFields;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.LogPage;
@@ -196,6 +197,7 @@ class PaneLogStoresTest {
             window.end(),
             0,
             0);
-    return new RenderedPane(pane, PaneRecords.toJson("p", pane).toString());
+    return new RenderedPane(
+        pane, PaneRecords.toJson("p", new KeyFields(List.of("/key")), pane).toString());
   }
 }

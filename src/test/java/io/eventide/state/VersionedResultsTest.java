@@ -11,6 +11,7 @@ import io.eventide.engine.Pane;
 import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
+import io.eventide.pipeline.EventPointers;
 import io.eventide.pipeline.PaneRecords;
 import io.eventide.state.redis.RedisStateStore;
 import java.time.Duration;
@@ -194,6 +195,7 @@ class VersionedResultsTest {
             WINDOW.end(),
             0,
             0);
-    return new RenderedPane(pane, PaneRecords.toJson(pipeline, pane).toString());
+    return new RenderedPane(
+        pane, PaneRecords.toJson(pipeline, EventPointers.DEFAULT.keyFields(), pane).toString());
   }
 }

@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Keeps outputs in this process, bounded per pipeline, and engine state nowhere but in the engines
@@ -47,7 +48,8 @@ public class MemoryStateStore implements StateStore, OutputStore {
    * snapshot read the results and the log position they reflect at one moment.
    */
   private static final class Outputs {
-    final ConcurrentSkipListMap<KeyedWindow, Pane> results = new ConcurrentSkipListMap<>(ORDER);
+    final ConcurrentSkipListMap<KeyedWindow, RenderedPane> results =
+        new ConcurrentSkipListMap<>(ORDER);
 
     /** As records, so that a large event is held truncated, as Redis holds it. */
     final ArrayDeque<JsonNode> deadLetters = new ArrayDeque<>();
@@ -137,7 +139,9 @@ public class MemoryStateStore implements StateStore, OutputStore {
         if (!pane.retraction()) {
           KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
           o.results.merge(
-              k, pane, (old, now) -> now.info().index() >= old.info().index() ? now : old);
+              k,
+              r,
+              (old, now) -> now.pane().info().index() >= old.pane().info().index() ? now : old);
         }
       }
       for (KeyedWindow merged : commit.mergedAway()) {
@@ -182,7 +186,7 @@ public class MemoryStateStore implements StateStore, OutputStore {
             return new ResultsPage(out, null);
           }
           KeyedWindow last = null;
-          for (Map.Entry<KeyedWindow, Pane> e :
+          for (Map.Entry<KeyedWindow, RenderedPane> e :
               (after == null ? o.results : o.results.tailMap(after, false)).entrySet()) {
             KeyedWindow k = e.getKey();
             if (k.start() >= to) {
@@ -192,7 +196,7 @@ public class MemoryStateStore implements StateStore, OutputStore {
               if (out.size() == limit) {
                 return new ResultsPage(out, last);
               }
-              out.add(PaneRecords.toJson(pipeline, e.getValue()));
+              out.add(JsonMapper.shared().readTree(e.getValue().json()));
               last = k;
             }
           }
@@ -211,10 +215,8 @@ public class MemoryStateStore implements StateStore, OutputStore {
           synchronized (o) {
             String position = o.log.end();
             List<PaneEvent> windows = new ArrayList<>(o.results.size());
-            for (Pane pane : o.results.values()) {
-              windows.add(
-                  PaneEvent.of(position, pane, PaneRecords.toJson(pipeline, pane).toString())
-                      .asOf(position));
+            for (RenderedPane pane : o.results.values()) {
+              windows.add(PaneEvent.of(position, pane.pane(), pane.json()).asOf(position));
             }
             return new Snapshot(position, windows);
           }

@@ -4,6 +4,7 @@ import io.eventide.config.StateProperties;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineJson;
+import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineParser;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.pipeline.Revision;
@@ -31,12 +32,17 @@ public class RedisPipelineRegistry implements PipelineRegistry {
   private final ReactiveStringRedisTemplate redis;
   private final String hash;
   private final KafkaNamespace kafka;
+  private final PipelineLimits limits;
 
   public RedisPipelineRegistry(
-      ReactiveStringRedisTemplate redis, StateProperties state, KafkaNamespace kafka) {
+      ReactiveStringRedisTemplate redis,
+      StateProperties state,
+      KafkaNamespace kafka,
+      PipelineLimits limits) {
     this.redis = redis;
     this.hash = new RedisKeys(state.keyPrefix()).pipelines();
     this.kafka = kafka;
+    this.limits = limits;
   }
 
   @Override
@@ -85,6 +91,6 @@ public class RedisPipelineRegistry implements PipelineRegistry {
     ObjectNode stored = (ObjectNode) JsonMapper.shared().readTree(json);
     JsonNode tag = stored.remove(REVISION);
     Revision revision = tag == null ? Revision.UNSTORED : Revision.ofTag(tag.asString());
-    return PipelineParser.parseNamed(stored, name, kafka).withRevision(revision);
+    return PipelineParser.parseNamed(stored, name, kafka, limits).withRevision(revision);
   }
 }

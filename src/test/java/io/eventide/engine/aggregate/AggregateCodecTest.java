@@ -1,6 +1,7 @@
 package io.eventide.engine.aggregate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -66,6 +67,28 @@ class AggregateCodecTest {
     }
     tenths.add(Element.number(1e17, 10));
     assertRoundTrip(sum, tenths, List.of(Element.number(-1e17, 11), Element.number(0.3, 12)));
+  }
+
+  /** Named aggregates write each accumulator after its name, and read back only their own. */
+  @Test
+  void namedAggregatesReadBackEqualAndRefuseOtherNames() {
+    List<Aggregate<?>> parts = new ArrayList<>();
+    for (String type : Aggregates.TYPES) {
+      parts.add(Aggregates.create(AggregateSpec.of(type)));
+    }
+    List<String> names = Aggregates.TYPES.stream().map(t -> "a_" + t).toList();
+    NamedAggregates named = new NamedAggregates(names, parts);
+    SplittableRandom random = new SplittableRandom(7);
+    for (int trial = 0; trial < 20; trial++) {
+      assertRoundTrip(named, elements(random, 60), elements(random, 20));
+    }
+    List<String> renamed = new ArrayList<>(names);
+    renamed.set(3, "other");
+    NamedAggregates other = new NamedAggregates(renamed, parts);
+    byte[] bytes = write(named, named.create());
+    assertThatThrownBy(() -> other.read(new DataInputStream(new ByteArrayInputStream(bytes))))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("aggregate 'a_max' where this pipeline has 'other'");
   }
 
   private static <A> void assertRoundTrip(
