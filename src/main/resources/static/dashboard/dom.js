@@ -17,6 +17,16 @@ export function number(n, digits = 0) {
   return Number(n).toLocaleString(undefined, { maximumFractionDigits: digits });
 }
 
+/**
+ * A pane's key as text: a plain key as it is, a composite key (an object of its fields) in the
+ * service's string form, its values in field order joined by | with \ and | escaped, which is
+ * also what ?key= and merge records use.
+ */
+export function keyText(key) {
+  if (typeof key !== 'object' || key === null) return String(key);
+  return Object.values(key).map(v => String(v).replace(/[\\|]/g, c => '\\' + c)).join('|');
+}
+
 /** Calls render at most once per animation frame, however often it is asked for. */
 export function frameScheduler(render) {
   let queued = false;

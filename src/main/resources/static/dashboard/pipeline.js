@@ -2,7 +2,7 @@
 // expressions of its definition, and why a window has not fired yet.
 import { getJson, PaneStream } from './api.js';
 import { drawWindows } from './chart.js';
-import { el, number, frameScheduler } from './dom.js';
+import { el, number, frameScheduler, keyText } from './dom.js';
 
 const TOP = 20;
 const WINDOWS_PER_KEY = 60;
@@ -16,8 +16,9 @@ class KeyWindows {
 
   pane(p) {
     if (p.retraction || p.window.global) return;
-    let key = this.keys.get(p.key);
-    if (!key) { key = { windows: new Map(), latest: null, panes: 0 }; this.keys.set(p.key, key); }
+    const name = keyText(p.key);
+    let key = this.keys.get(name);
+    if (!key) { key = { windows: new Map(), latest: null, panes: 0 }; this.keys.set(name, key); }
     const start = Date.parse(p.window.start);
     const w = {
       start, end: Date.parse(p.window.end), value: p.value, timing: p.pane.timing,
@@ -33,7 +34,7 @@ class KeyWindows {
   }
 
   merge(m) {
-    const key = this.keys.get(m.key);
+    const key = this.keys.get(keyText(m.key));
     if (!key) return;
     const start = Date.parse(m.window.start);
     const gone = key.windows.get(start);
@@ -171,7 +172,7 @@ export function pipelineView(root, name) {
   const stream = new PaneStream(name, {}, {
     reset: () => { state.reset(); stats.snapshots++; stats.seen = []; schedule(); },
     pane: (p, fromSnapshot) => {
-      if (stats.seen.length < 200000) stats.seen.push(p.key + '@' + (p.window.start || 'global') + '#' + p.pane.index + (fromSnapshot ? ' snapshot' : ''));
+      if (stats.seen.length < 200000) stats.seen.push(keyText(p.key) + '@' + (p.window.start || 'global') + '#' + p.pane.index + (fromSnapshot ? ' snapshot' : ''));
       state.pane(p);
       schedule();
     },

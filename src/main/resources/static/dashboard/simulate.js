@@ -1,6 +1,6 @@
 // The /simulate playground: a definition and steps to edit, the panes on a timeline of steps.
 import { postJson } from './api.js';
-import { el } from './dom.js';
+import { el, keyText } from './dom.js';
 
 const EXAMPLE = {
   pipeline: {
@@ -46,7 +46,7 @@ export function simulateView(root) {
 
 function table(result) {
   const rows = result.outputs.map(p => el('tr', { class: 'sim-pane' },
-    el('td', { class: 'num' }, p.step), el('td', {}, p.key),
+    el('td', { class: 'num' }, p.step), el('td', {}, keyText(p.key)),
     el('td', {}, p.window.global ? 'global' : p.window.start.slice(11, 19) + '–' + p.window.end.slice(11, 19)),
     el('td', { class: 'num value ' + (p.final ? 'final' : 'provisional') }, JSON.stringify(p.value)),
     el('td', {}, el('span', { class: 'badge ' + p.pane.timing }, p.pane.timing), ' ',
@@ -66,7 +66,7 @@ function draw(canvas, result, steps) {
   const g = canvas.getContext('2d');
   g.setTransform(ratio, 0, 0, ratio, 0, 0);
   g.clearRect(0, 0, width, height);
-  const rows = [...new Set(result.outputs.map(p => p.key + ' ' + (p.window.start || 'global').slice(11, 19)))];
+  const rows = [...new Set(result.outputs.map(p => keyText(p.key) + ' ' + (p.window.start || 'global').slice(11, 19)))];
   const rowHeight = Math.min(28, (height - 30) / Math.max(1, rows.length));
   const x = s => 120 + (s + 0.5) * ((width - 130) / Math.max(1, steps));
   g.font = '11px system-ui';
@@ -74,7 +74,7 @@ function draw(canvas, result, steps) {
   for (let s = 0; s < steps; s++) g.fillText('step ' + s, x(s) - 14, height - 8);
   rows.forEach((r, i) => g.fillText(r, 4, 20 + i * rowHeight + 4));
   for (const p of result.outputs) {
-    const row = rows.indexOf(p.key + ' ' + (p.window.start || 'global').slice(11, 19));
+    const row = rows.indexOf(keyText(p.key) + ' ' + (p.window.start || 'global').slice(11, 19));
     const cx = x(p.step), cy = 20 + row * rowHeight;
     g.strokeStyle = g.fillStyle = COLOURS[p.pane.timing] || '#1d232a';
     g.setLineDash(p.final ? [] : [2, 2]);
