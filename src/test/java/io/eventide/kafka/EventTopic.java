@@ -86,8 +86,8 @@ final class EventTopic implements AutoCloseable {
         .untilAsserted(() -> assertThat(totals(store, pipeline)).isEqualTo(expected));
   }
 
-  /** The latest result of every key of a pipeline. */
-  Map<String, Double> totals(OutputStore store, String pipeline) {
+  /** The latest result of every key of a pipeline, summed over its windows. */
+  static Map<String, Double> totals(OutputStore store, String pipeline) {
     return store
         .results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10_000)
         .block()

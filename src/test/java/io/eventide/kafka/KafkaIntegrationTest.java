@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -208,15 +207,7 @@ abstract class KafkaIntegrationTest {
 
   /** Each key's values summed over the pipeline's latest results, one per window. */
   Map<String, Double> totals(String pipeline) {
-    return outputs
-        .results(pipeline, null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10_000)
-        .block()
-        .records()
-        .stream()
-        .collect(
-            Collectors.groupingBy(
-                p -> p.get("key").asString(),
-                Collectors.summingDouble(p -> p.get("value").asDouble())));
+    return EventTopic.totals(outputs, pipeline);
   }
 
   /** The offsets a consumer group has committed, over all partitions. */

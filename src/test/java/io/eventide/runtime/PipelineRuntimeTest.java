@@ -145,12 +145,8 @@ class PipelineRuntimeTest {
                 10,
                 Duration.ofSeconds(1),
                 Duration.ZERO),
-            new StateProperties(
-                StateProperties.Store.MEMORY,
-                "eventide",
-                1000,
-                Duration.ZERO,
-                new StateProperties.Redis(Duration.ofSeconds(15), 0, Duration.ofSeconds(1))));
+            TestRedis.stateProperties(
+                StateProperties.Store.MEMORY, "eventide", 1000, Duration.ZERO));
     PipelineRuntime first = runtime(store.open("p", "lineage", 1).join(), false);
     assertThat(first.ingest(batch("a"))).succeedsWithin(PATIENCE);
     assertThat(first.ingest(batch("a"))).succeedsWithin(PATIENCE);

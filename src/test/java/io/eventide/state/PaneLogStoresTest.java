@@ -51,12 +51,11 @@ class PaneLogStoresTest {
 
   private StateStore store(String kind) {
     StateProperties state =
-        new StateProperties(
+        TestRedis.stateProperties(
             kind.equals("memory") ? StateProperties.Store.MEMORY : StateProperties.Store.REDIS,
             prefix,
             RETENTION,
-            Duration.ofSeconds(1),
-            new StateProperties.Redis(Duration.ofSeconds(15), 0, Duration.ofSeconds(1)));
+            Duration.ofSeconds(1));
     if (kind.equals("memory")) {
       return new MemoryStateStore(OUTPUTS, state);
     }

@@ -71,11 +71,17 @@ public final class TestRedis {
   }
 
   public static StateProperties stateProperties(String prefix) {
+    return stateProperties(StateProperties.Store.REDIS, prefix, 1000, Duration.ofSeconds(1));
+  }
+
+  /** State settings built by hand, with the Redis commit settings at their defaults. */
+  public static StateProperties stateProperties(
+      StateProperties.Store store, String prefix, int paneLogMaxLength, Duration retryAfter) {
     return new StateProperties(
-        StateProperties.Store.REDIS,
+        store,
         prefix,
-        1000,
-        Duration.ofSeconds(1),
+        paneLogMaxLength,
+        retryAfter,
         new StateProperties.Redis(Duration.ofSeconds(15), 0, Duration.ofSeconds(1)));
   }
 
