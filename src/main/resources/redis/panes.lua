@@ -30,7 +30,9 @@ elseif tonumber(fields['entries-added']) > tonumber(fields['length']) then
   if seq > 0 then
     trimmed = string.format('%.0f-%.0f', ms, seq - 1)
   else
-    trimmed = string.format('%.0f-9999999999999999999', ms - 1)
+    -- The largest sequence a reader compares as a signed 64-bit number: no real id of that
+    -- millisecond is above it.
+    trimmed = string.format('%.0f-9223372036854775807', ms - 1)
   end
 end
 local entries = {}
