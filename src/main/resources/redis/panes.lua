@@ -1,9 +1,9 @@
 -- Reads a page of a pipeline's pane log together with its bounds, at one moment.
 --
 -- KEYS: 1 pane log. ARGV: 1 position (entries after it), 2 at most this many entries (0: none).
--- Returns {trimmed through, end, entries}: a bound the log's trimming has removed everything up
--- to and including ('0-0' if it removed nothing), the newest id added, and the entries as XRANGE
--- gives them. Read in one script so that no trim falls between the bound and the read: a page
+-- Returns {trimmed through, end, entries, trimmed}: a bound the log's trimming has removed
+-- everything up to and including ('0-0' if it removed nothing), the newest id added, the entries
+-- as XRANGE gives them, and how many entries the trimming has removed (entries-added - length). Read in one script so that no trim falls between the bound and the read: a page
 -- is either whole or reported as lost.
 --
 -- Trimming does not record what it removed (max-deleted-entry-id counts XDEL only), but the log
@@ -13,7 +13,7 @@
 -- nothing; never the other way round.
 
 if redis.call('EXISTS', KEYS[1]) == 0 then
-  return {'0-0', '0-0', {}}
+  return {'0-0', '0-0', {}, 0}
 end
 local info = redis.call('XINFO', 'STREAM', KEYS[1])
 local fields = {}
@@ -39,4 +39,5 @@ local entries = {}
 if tonumber(ARGV[2]) > 0 then
   entries = redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', ARGV[2])
 end
-return {trimmed, fields['last-generated-id'], entries}
+local removed = tonumber(fields['entries-added']) - tonumber(fields['length'])
+return {trimmed, fields['last-generated-id'], entries, removed}

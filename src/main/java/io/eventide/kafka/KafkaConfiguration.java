@@ -6,8 +6,11 @@ import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineRuntimes;
 import io.eventide.runtime.Streams;
+import io.eventide.sink.ForwarderStore;
+import io.eventide.sink.PaneLogs;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +22,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -42,6 +44,24 @@ public class KafkaConfiguration {
     return new KafkaNamespace(settings.namespace());
   }
 
+  /**
+   * What a record's delivery rests on, whatever spring.kafka.producer.* says: every record on every
+   * in-sync replica, retried for as long as it takes, in order, never written twice by a retry.
+   */
+  static Map<String, Object> producerProperties(KafkaProperties kafka) {
+    Map<String, Object> props = new HashMap<>(kafka.buildProducerProperties());
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+    props.put(ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE);
+    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
+    // A send that cannot get metadata fails at once after this, and is tried again later.
+    props.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    return props;
+  }
+
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnBooleanProperty(
       name = "eventide.kafka.enabled",
@@ -57,44 +77,58 @@ public class KafkaConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnBooleanProperty("eventide.kafka.enabled")
   static class Enabled {
-    @Bean
+    /** Closed by {@link KafkaTopics}, with a bound: a cluster that is away must not hold it up. */
+    @Bean(destroyMethod = "")
     Admin eventideKafkaAdmin(KafkaProperties kafka) {
       return Admin.create(kafka.buildAdminProperties());
     }
 
+    /** Creates the topics records go to. */
     @Bean
-    KafkaOutbox kafkaOutbox(
-        KafkaProperties kafka, Admin eventideKafkaAdmin, KafkaSettings settings) {
-      Map<String, Object> props = new HashMap<>(kafka.buildProducerProperties());
-      // What the pane sink promises rests on these, whatever spring.kafka.producer.* says:
-      // every record on every replica, retried for as long as it takes, in order, never twice.
-      props.put(ProducerConfig.ACKS_CONFIG, "all");
-      props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-      props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-      props.put(ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE);
-      props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
-      // A send that cannot get metadata returns to the outbox, which offers it again.
-      props.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
-      props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-      props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    KafkaTopics kafkaTopics(Admin eventideKafkaAdmin) {
+      return new KafkaTopics(eventideKafkaAdmin);
+    }
+
+    /** Dead letters: queued in memory and sent from there. */
+    @Bean
+    KafkaOutbox kafkaOutbox(KafkaProperties kafka, KafkaTopics topics, KafkaSettings settings) {
       return new KafkaOutbox(
-          new KafkaProducer<>(props),
-          eventideKafkaAdmin,
+          new KafkaProducer<>(producerProperties(kafka)),
+          topics,
           settings.outboxCapacity(),
           settings.retryBackoff(),
           settings.maxRetryBackoff(),
           settings.parkAfter());
     }
 
+    /**
+     * Panes: forwarded from the pane log with a producer of their own, so that dead letters waiting
+     * in the outbox never take the buffer that panes need.
+     */
     @Bean
-    KafkaNamePolicy kafkaNamePolicy(KafkaNamespace kafkaNamespace, KafkaSettings settings) {
-      return new KafkaNamePolicy(kafkaNamespace, settings.grants());
+    KafkaForwarders kafkaForwarders(
+        PaneLogs paneLogs,
+        ForwarderStore forwarderStore,
+        KafkaProperties kafka,
+        KafkaTopics topics,
+        KafkaNamePolicy names,
+        PipelineRegistry registry,
+        KafkaSettings settings,
+        MeterRegistry meters) {
+      return new KafkaForwarders(
+          paneLogs,
+          forwarderStore,
+          new KafkaProducer<>(producerProperties(kafka)),
+          topics,
+          names,
+          registry,
+          settings,
+          meters);
     }
 
     @Bean
-    KafkaPaneSink kafkaPaneSink(
-        KafkaOutbox outbox, ObjectProvider<PipelineRuntimes> runtimes, KafkaNamePolicy names) {
-      return new KafkaPaneSink(outbox, runtimes, names);
+    KafkaNamePolicy kafkaNamePolicy(KafkaNamespace kafkaNamespace, KafkaSettings settings) {
+      return new KafkaNamePolicy(kafkaNamespace, settings.grants());
     }
 
     @Bean
@@ -147,8 +181,12 @@ public class KafkaConfiguration {
 
     @Bean
     KafkaHealthIndicator kafkaHealthIndicator(
-        Admin eventideKafkaAdmin, KafkaOutbox outbox, KafkaSettings settings) {
-      return new KafkaHealthIndicator(eventideKafkaAdmin, outbox, settings.healthTimeout());
+        Admin eventideKafkaAdmin,
+        KafkaOutbox outbox,
+        KafkaForwarders forwarders,
+        KafkaSettings settings) {
+      return new KafkaHealthIndicator(
+          eventideKafkaAdmin, outbox, forwarders, settings.healthTimeout());
     }
 
     /**
@@ -163,6 +201,7 @@ public class KafkaConfiguration {
       KafkaEventSources sources = event.getApplicationContext().getBean(KafkaEventSources.class);
       KafkaNamePolicy names = event.getApplicationContext().getBean(KafkaNamePolicy.class);
       event.getApplicationContext().getBean(KafkaStreamSources.class).start();
+      event.getApplicationContext().getBean(KafkaForwarders.class).start();
       for (PipelineDefinition definition : registry.list().toIterable()) {
         List<Violation> violations = names.violations(definition);
         if (violations.isEmpty()) {

@@ -6,29 +6,25 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * The one way records reach Kafka. Shard threads only {@link #offer} (never blocking); a sender
- * thread hands the records to the producer, each topic's in the order they were offered, so panes
- * of one key keep their order. Each topic is a destination of its own, so that one that does not
- * resolve (a missing topic that cannot be created, a name that collides) holds up no other:
+ * The way dead letters reach Kafka (panes are forwarded from the pane log instead, by {@link
+ * PaneForwarder}). Committers only {@link #offer} (never blocking); a sender thread hands the
+ * records to the producer, each topic's in the order they were offered. What the outbox holds is
+ * lost with the process. Each topic is a destination of its own, so that one that does not resolve
+ * (a missing topic that cannot be created, a name that collides) holds up no other:
  *
  * <ul>
  *   <li>a topic is sent to only once the cluster has shown it exists (asked without blocking the
@@ -87,7 +83,7 @@ public class KafkaOutbox implements DisposableBean {
   private final Object lock = new Object();
   private final Map<String, Destination> destinations = new LinkedHashMap<>();
   private final Producer<String, byte[]> producer;
-  private final Admin admin;
+  private final KafkaTopics topics;
   private final int capacity;
   private final Duration retryBackoff;
   private final Duration maxRetryBackoff;
@@ -105,13 +101,13 @@ public class KafkaOutbox implements DisposableBean {
 
   public KafkaOutbox(
       Producer<String, byte[]> producer,
-      Admin admin,
+      KafkaTopics topics,
       int capacity,
       Duration retryBackoff,
       Duration maxRetryBackoff,
       Duration parkAfter) {
     this.producer = producer;
-    this.admin = admin;
+    this.topics = topics;
     this.capacity = capacity;
     this.retryBackoff = retryBackoff;
     this.maxRetryBackoff = maxRetryBackoff;
@@ -239,34 +235,11 @@ public class KafkaOutbox implements DisposableBean {
     }
   }
 
-  /**
-   * Asks the cluster, off the sender thread, whether a topic exists, creating it first (with its
-   * cleanup policy, which the broker's auto-creation would get wrong for a changelog).
-   */
+  /** Asks the cluster, off the sender thread, whether a topic exists, creating it first. */
   private void ask(Destination d) {
-    NewTopic spec =
-        new NewTopic(d.topic, Optional.empty(), Optional.empty())
-            .configs(Map.of("cleanup.policy", d.cleanupPolicy));
-    admin
-        .createTopics(List.of(spec))
-        .all()
-        .toCompletionStage()
-        // The topic exists, or creating it is not ours to do: whether it is there decides, and
-        // why it could not be created says why, if it is not.
-        .handle((v, error) -> error == null ? null : cause(error))
-        .thenCompose(
-            notCreated ->
-                admin
-                    .describeTopics(List.of(d.topic))
-                    .allTopicNames()
-                    .toCompletionStage()
-                    .handle(
-                        (described, error) ->
-                            error == null
-                                ? null
-                                : notCreated == null || notCreated instanceof TopicExistsException
-                                    ? cause(error)
-                                    : notCreated))
+    topics
+        .ensure(d.topic, d.cleanupPolicy)
+        .handle((v, error) -> error == null ? null : KafkaTopics.cause(error))
         .thenAccept(
             refusal -> {
               synchronized (lock) {
@@ -382,15 +355,6 @@ public class KafkaOutbox implements DisposableBean {
     d.retryAt = now + backoff;
   }
 
-  private static Throwable cause(Throwable e) {
-    Throwable t = e;
-    while ((t instanceof CompletionException || t instanceof ExecutionException)
-        && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
-  }
-
   /** Gives what is queued a moment to leave, then closes the producer. */
   @Override
   public void destroy() throws InterruptedException {
@@ -402,6 +366,5 @@ public class KafkaOutbox implements DisposableBean {
     sender.interrupt();
     sender.join(TimeUnit.SECONDS.toMillis(5));
     producer.close(Duration.ofSeconds(5));
-    admin.close(Duration.ofSeconds(1));
   }
 }

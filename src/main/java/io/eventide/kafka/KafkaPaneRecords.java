@@ -1,14 +1,14 @@
 package io.eventide.kafka;
 
-import io.eventide.engine.Pane;
-import io.eventide.engine.Window;
-import io.eventide.pipeline.Timestamps;
-import io.eventide.sink.PublishedPane;
+import io.eventide.sink.LogEntryKind;
+import io.eventide.sink.PaneEvent;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A pane as a Kafka record: keyed by key and window, so that the default partitioner keeps every
@@ -22,20 +22,25 @@ public final class KafkaPaneRecords {
 
   private KafkaPaneRecords() {}
 
-  /** The record of a published pane, whose rendered JSON is the record's value. */
-  public static ProducerRecord<String, byte[]> of(String topic, PublishedPane published) {
-    Pane pane = published.pane();
+  /**
+   * The record of a pane log entry (a pane or a retraction), whose pane record is the record's
+   * value. The window and the pane index are read from that record, which holds them as every other
+   * output shows them.
+   */
+  public static ProducerRecord<String, byte[]> of(String topic, PaneEvent entry) {
+    JsonNode pane = JsonMapper.shared().readTree(entry.json());
+    boolean retraction = entry.kind() == LogEntryKind.RETRACTION;
     List<Header> headers =
         List.of(
-            header(PANE_INDEX, Integer.toString(pane.info().index())),
-            header(TIMING, pane.info().timing().name()),
-            header(FINAL, Boolean.toString(pane.isFinal())),
-            header(RETRACTION, Boolean.toString(pane.retraction())));
+            header(PANE_INDEX, Integer.toString(pane.at("/pane/index").asInt())),
+            header(TIMING, entry.timing().name()),
+            header(FINAL, Boolean.toString(entry.last())),
+            header(RETRACTION, Boolean.toString(retraction)));
     return new ProducerRecord<>(
         topic,
         null,
-        recordKey(pane.key(), pane.window()),
-        published.json().getBytes(StandardCharsets.UTF_8),
+        recordKey(entry.key(), pane.get("window")),
+        entry.json().getBytes(StandardCharsets.UTF_8),
         headers);
   }
 
@@ -44,11 +49,11 @@ public final class KafkaPaneRecords {
    * 2024-05-01T12:00:00.000Z}), or {@code <key>@global}. A key may contain '@', the bounds never
    * do: split at the last '@'.
    */
-  public static String recordKey(String key, Window window) {
-    if (window.isGlobal()) {
+  static String recordKey(String key, JsonNode window) {
+    if (window.has("global")) {
       return key + "@global";
     }
-    return key + "@" + Timestamps.format(window.start()) + "/" + Timestamps.format(window.end());
+    return key + "@" + window.get("start").asString() + "/" + window.get("end").asString();
   }
 
   private static Header header(String name, String value) {

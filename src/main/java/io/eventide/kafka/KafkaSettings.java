@@ -1,8 +1,11 @@
 package io.eventide.kafka;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import java.util.List;
@@ -16,15 +19,17 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param enabled whether Eventide talks to Kafka at all; off, no client is created and pipelines
  *     that name a Kafka sink or source are refused
- * @param outboxCapacity records (panes and dead letters) kept in memory while Kafka is unreachable,
- *     on top of what the producer's own buffer ({@code buffer.memory}) holds; beyond it new records
- *     are dropped and counted
- * @param retryBackoff how long the sender waits before offering a refused record again, at first:
- *     the wait doubles with every refusal of the same topic; also the source's retry interval
+ * @param outboxCapacity dead letters kept in memory while Kafka is unreachable, on top of what the
+ *     producer's own buffer ({@code buffer.memory}) holds; beyond it new ones are dropped and
+ *     counted (panes wait in the pane log instead)
+ * @param retryBackoff how long the outbox's sender, or a pane forwarder, waits before trying a
+ *     refused topic again, at first: the wait doubles with every refusal; also the source's retry
+ *     interval
  * @param maxRetryBackoff the longest wait between two tries of a refused topic, and the interval at
- *     which a parked topic is tried again
- * @param parkAfter how long a topic may keep being refused, while other topics are delivered,
- *     before it is parked: its records dropped and counted, so that it cannot fill the outbox
+ *     which a parked dead-letter topic is tried again
+ * @param parkAfter how long a dead-letter topic may keep being refused, while other topics are
+ *     delivered, before it is parked: its records dropped and counted, so that it cannot fill the
+ *     outbox
  * @param healthTimeout how long the health check waits for the cluster to answer
  * @param namespace the prefix of every pipeline's Kafka names: pipeline {@code p} may name topics
  *     and groups {@code <namespace>p.<part>} (no dot in the part) and no others, unless granted
@@ -33,6 +38,7 @@ import org.springframework.validation.annotation.Validated;
  * @param streams the streams fed from a Kafka topic, set by the operator: a stream's source feeds
  *     every pipeline that reads the stream, whose admins may be many, so no one of them may choose
  *     it
+ * @param forwarder how pane sinks are fed from the pane log
  */
 @Validated
 @ConfigurationProperties("eventide.kafka")
@@ -49,7 +55,36 @@ public record KafkaSettings(
             message = "must be up to 100 of a-z A-Z 0-9 . _ -")
         String namespace,
     @DefaultValue List<@Valid Grant> grants,
-    @DefaultValue List<@Valid StreamSource> streams) {
+    @DefaultValue List<@Valid StreamSource> streams,
+    @DefaultValue @NotNull @Valid Forwarder forwarder) {
+
+  /**
+   * Pane forwarders: one per pipeline with a Kafka sink, active on one replica at a time.
+   *
+   * @param leaseTime how long a replica's lease on a pipeline's forwarder lasts unless renewed: how
+   *     long the panes of a pipeline whose forwarding replica died wait before another takes over
+   * @param renewInterval how often the holder renews its leases, and the other replicas try to take
+   *     free ones; shorter than the lease time, with room for a slow Redis answer
+   * @param pageSize pane log entries a forwarder reads, sends and checkpoints at once
+   * @param pollInterval how often a forwarder that has sent everything looks at the pane log for
+   *     entries no commit of this process announced (another replica's)
+   */
+  public record Forwarder(
+      @DefaultValue("10s") Duration leaseTime,
+      @DefaultValue("3s") Duration renewInterval,
+      @DefaultValue("1000") @Min(1) @Max(10000) int pageSize,
+      @DefaultValue("1s") Duration pollInterval) {
+
+    @AssertTrue(message = "renew-interval must be positive and shorter than lease-time")
+    public boolean isRenewedWithinLease() {
+      return !renewInterval.isNegative() && !renewInterval.isZero() && renewInterval.compareTo(leaseTime) < 0;
+    }
+
+    @AssertTrue(message = "poll-interval must be positive")
+    public boolean isPolling() {
+      return !pollInterval.isNegative() && !pollInterval.isZero();
+    }
+  }
 
   /**
    * @param pipeline the pipeline the grant is for, exactly as named

@@ -9,6 +9,9 @@ final class MeterNames {
   static final String PREFIX = "eventide.";
   static final String PIPELINE = "pipeline";
 
+  /** Series of the Kafka pane forwarders, registered and removed with them. */
+  static final String KAFKA_PREFIX = "eventide.kafka.";
+
   static final String INGESTED = "eventide.events.ingested";
   static final String LATE = "eventide.events.late";
   static final String DUPLICATES = "eventide.events.duplicates";

@@ -25,7 +25,8 @@ import org.springframework.stereotype.Component;
  * Gauges of each running pipeline, read when scraped: input watermark, watermark lag, open windows,
  * live pane subscribers. Pipelines start and stop without telling anyone, so a periodic refresh
  * registers the gauges of new ones and removes every series of those that stopped, counters
- * included: a deleted pipeline must not leave series behind.
+ * included: a deleted pipeline must not leave series behind. Kafka's series are the Kafka
+ * forwarders' own, which run whether or not the pipeline runs here, and go with them.
  */
 @Component
 public class PipelineGauges implements SmartLifecycle {
@@ -95,8 +96,10 @@ public class PipelineGauges implements SmartLifecycle {
     registered.retainAll(running);
     for (Meter meter : registry.getMeters()) {
       String pipeline = meter.getId().getTag(PIPELINE);
+      String name = meter.getId().getName();
       if (pipeline != null
-          && meter.getId().getName().startsWith(MeterNames.PREFIX)
+          && name.startsWith(MeterNames.PREFIX)
+          && !name.startsWith(MeterNames.KAFKA_PREFIX)
           && !running.contains(pipeline)) {
         registry.remove(meter);
       }

@@ -1,8 +1,8 @@
 package io.eventide.state;
 
 import io.eventide.core.KeyedWindow;
-import io.eventide.sink.LogPage;
 import io.eventide.sink.PaneEvent;
+import io.eventide.sink.PaneLogs;
 import java.util.List;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
  * The read side of the store, for HTTP: the latest pane per window, the dead letters and the pane
  * log that pane streams read, as the runtime's commits left them.
  */
-public interface OutputStore {
+public interface OutputStore extends PaneLogs {
 
   /**
    * A page of the latest pane per window as records, in the store's window order, optionally for
@@ -23,12 +23,6 @@ public interface OutputStore {
 
   /** Up to {@code limit} dead letters as records, newest first. */
   Mono<List<JsonNode>> deadLetters(String pipeline, int limit);
-
-  /**
-   * Up to {@code limit} entries of the pane log after {@code position}, oldest first, with the
-   * log's bounds as they stood at the same moment.
-   */
-  Mono<LogPage> panesAfter(String pipeline, String position, int limit);
 
   /**
    * Every window's latest pane together with the pane log position they reflect, read at one

@@ -11,6 +11,7 @@ import io.eventide.security.SecurityProperties;
 import io.eventide.state.memory.InMemoryPipelineRegistry;
 import io.eventide.state.memory.MemoryStateStore;
 import io.eventide.state.redis.RedisEvictionHealthIndicator;
+import io.eventide.state.redis.RedisForwarderStore;
 import io.eventide.state.redis.RedisPipelineRegistry;
 import io.eventide.state.redis.RedisRateLimiter;
 import io.eventide.state.redis.RedisStateStore;
@@ -63,6 +64,12 @@ public class StateConfiguration {
         KafkaNamespace kafka,
         PipelineLimits limits) {
       return new RedisPipelineRegistry(redis, state, kafka, limits);
+    }
+
+    /** Pane forwarders' leases and checkpoints, beside the pane logs they read. */
+    @Bean
+    RedisForwarderStore forwarderStore(ReactiveStringRedisTemplate redis, StateProperties state) {
+      return new RedisForwarderStore(redis, state);
     }
 
     @Bean

@@ -9,12 +9,14 @@ import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.Pane;
 import io.eventide.engine.Window;
 import io.eventide.pipeline.PaneRecords;
+import io.eventide.sink.ForwarderStore;
 import io.eventide.sink.LogPage;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
 import io.eventide.state.OutputStore;
 import io.eventide.state.PipelineState;
 import io.eventide.state.StateStore;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,13 +34,20 @@ import tools.jackson.databind.json.JsonMapper;
  * Keeps outputs in this process, bounded per pipeline, and engine state nowhere but in the engines
  * themselves: the embedded default, needing no external service, and losing everything on restart.
  */
-public class MemoryStateStore implements StateStore, OutputStore {
+public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore {
   private static final Comparator<KeyedWindow> ORDER =
       Comparator.comparingLong(KeyedWindow::start)
           .thenComparing(KeyedWindow::key)
           .thenComparingLong(KeyedWindow::end);
 
   private final Map<String, Outputs> pipelines = new ConcurrentHashMap<>();
+
+  /**
+   * Each pipeline's forwarder lease and checkpoint, apart from its outputs: a forwarder that holds
+   * a lease gives the pipeline no state to lose. Dropped with the outputs.
+   */
+  private final Map<String, Forwarding> forwarding = new ConcurrentHashMap<>();
+
   private final int resultsLimit;
   private final int deadLettersLimit;
   private final int paneLogLimit;
@@ -76,6 +85,13 @@ public class MemoryStateStore implements StateStore, OutputStore {
       }
       return lastMillis + "-" + lastSequence;
     }
+  }
+
+  /** One forwarder's lease (its holder's token, until when) and checkpoint. */
+  private static final class Forwarding {
+    String holder;
+    long expiresAt;
+    Checkpoint checkpoint;
   }
 
   public MemoryStateStore(OutputProperties outputs, StateProperties state) {
@@ -172,6 +188,7 @@ public class MemoryStateStore implements StateStore, OutputStore {
   @Override
   public CompletableFuture<Void> drop(String pipeline) {
     pipelines.remove(pipeline);
+    forwarding.remove(pipeline);
     return CompletableFuture.completedFuture(null);
   }
 
@@ -247,10 +264,84 @@ public class MemoryStateStore implements StateStore, OutputStore {
         () -> {
           Outputs o = pipelines.get(pipeline);
           if (o == null) {
-            return new LogPage(List.of(), LogPage.START, LogPage.START);
+            return LogPage.EMPTY;
           }
           synchronized (o) {
             return o.log.after(position, limit);
+          }
+        });
+  }
+
+  @Override
+  public Mono<Boolean> acquire(String pipeline, String token, Duration ttl) {
+    return lease(pipeline, token, ttl, false);
+  }
+
+  @Override
+  public Mono<Boolean> extend(String pipeline, String token, Duration ttl) {
+    return lease(pipeline, token, ttl, true);
+  }
+
+  private Mono<Boolean> lease(String pipeline, String token, Duration ttl, boolean extend) {
+    return Mono.fromSupplier(
+        () -> {
+          Forwarding f = forwarding.computeIfAbsent(pipeline, p -> new Forwarding());
+          synchronized (f) {
+            long now = System.nanoTime();
+            boolean held = f.holder != null && now - f.expiresAt < 0;
+            boolean granted = extend ? held && f.holder.equals(token) : !held;
+            if (granted) {
+              f.holder = token;
+              f.expiresAt = now + ttl.toNanos();
+            }
+            return granted;
+          }
+        });
+  }
+
+  @Override
+  public Mono<Checkpoint> checkpoint(String pipeline) {
+    return Mono.fromSupplier(
+        () -> {
+          Forwarding f = forwarding.get(pipeline);
+          if (f == null) {
+            return null;
+          }
+          synchronized (f) {
+            return f.checkpoint;
+          }
+        });
+  }
+
+  @Override
+  public Mono<Boolean> saveCheckpoint(String pipeline, String token, Checkpoint checkpoint) {
+    return Mono.fromSupplier(
+        () -> {
+          Forwarding f = forwarding.get(pipeline);
+          if (f == null) {
+            return false;
+          }
+          synchronized (f) {
+            boolean holds = token.equals(f.holder) && System.nanoTime() - f.expiresAt < 0;
+            if (holds) {
+              f.checkpoint = checkpoint;
+            }
+            return holds;
+          }
+        });
+  }
+
+  @Override
+  public Mono<Void> release(String pipeline, String token) {
+    return Mono.fromRunnable(
+        () -> {
+          Forwarding f = forwarding.get(pipeline);
+          if (f != null) {
+            synchronized (f) {
+              if (token.equals(f.holder)) {
+                f.holder = null;
+              }
+            }
           }
         });
   }

@@ -15,6 +15,7 @@ final class PaneLog {
   private int head;
   private int size;
   private String trimmedThrough = LogPage.START;
+  private long trimmed;
 
   PaneLog(int capacity) {
     this.capacity = capacity;
@@ -33,6 +34,7 @@ final class PaneLog {
     }
     if (size == ring.length) {
       trimmedThrough = ring[head].id();
+      trimmed++;
       ring[head] = entry;
       head = (head + 1) % ring.length;
     } else {
@@ -52,7 +54,7 @@ final class PaneLog {
     for (int i = from; i < to; i++) {
       out.add(at(i));
     }
-    return new LogPage(out, trimmedThrough, end());
+    return new LogPage(out, trimmedThrough, end(), trimmed);
   }
 
   /** The index of the oldest entry whose id is greater than {@code position}. */

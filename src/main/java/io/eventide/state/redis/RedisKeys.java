@@ -55,6 +55,16 @@ final class RedisKeys {
     return base(pipeline) + "panes";
   }
 
+  /** String: the token of the replica whose pane forwarder holds the lease, expiring with it. */
+  String forwarderLease(String pipeline) {
+    return base(pipeline) + "forwarder:lease";
+  }
+
+  /** Hash: the pane forwarder's checkpoint, {@code position} and {@code read}. */
+  String forwarderCheckpoint(String pipeline) {
+    return base(pipeline) + "forwarder:checkpoint";
+  }
+
   String deadLetters(String pipeline) {
     return base(pipeline) + "dead-letters";
   }

@@ -320,7 +320,10 @@ public class RedisStateStore implements StateStore, OutputStore {
         .onErrorMap(RedisStateStore::unavailable);
   }
 
-  /** The reply of panes.lua: trimmed-through id, end id, then the entries as XRANGE gives them. */
+  /**
+   * The reply of panes.lua: trimmed-through id, end id, the entries as XRANGE gives them, then how
+   * many entries were trimmed.
+   */
   private static LogPage logPage(List<?> replies) {
     // The script's one reply, a nested list, arrives as the one element of the Flux.
     List<?> reply = (List<?>) replies.get(0);
@@ -334,7 +337,8 @@ public class RedisStateStore implements StateStore, OutputStore {
       }
       entries.add(paneEvent(text(idAndFields.get(0)), f));
     }
-    return new LogPage(entries, text(reply.get(0)), text(reply.get(1)));
+    return new LogPage(
+        entries, text(reply.get(0)), text(reply.get(1)), ((Number) reply.get(3)).longValue());
   }
 
   private static PaneEvent paneEvent(String id, Map<String, String> f) {
