@@ -77,7 +77,9 @@ public record KafkaSettings(
 
     @AssertTrue(message = "renew-interval must be positive and shorter than lease-time")
     public boolean isRenewedWithinLease() {
-      return !renewInterval.isNegative() && !renewInterval.isZero() && renewInterval.compareTo(leaseTime) < 0;
+      return !renewInterval.isNegative()
+          && !renewInterval.isZero()
+          && renewInterval.compareTo(leaseTime) < 0;
     }
 
     @AssertTrue(message = "poll-interval must be positive")

@@ -77,6 +77,7 @@ class PaneLogStoresTest {
     LogPage first = outputs.panesAfter("logged", LogPage.START, 40).block();
     assertThat(first.entries()).extracting(PaneEvent::id).isEqualTo(ids.subList(0, 40));
     assertThat(first.lostAfter(LogPage.START)).isFalse();
+    assertThat(first.trimmed()).isZero();
     assertThat(first.end()).isEqualTo(ids.get(99));
     LogPage second = outputs.panesAfter("logged", ids.get(39), 1000).block();
     assertThat(second.entries()).extracting(PaneEvent::id).isEqualTo(ids.subList(40, 100));
@@ -95,6 +96,8 @@ class PaneLogStoresTest {
                 .filter(id -> PaneEvent.compareIds(id, trimmed.trimmedThrough()) <= 0)
                 .count();
     assertThat(ids.size() - kept).isBetween(RETENTION, 2 * RETENTION);
+    // What a forwarder counts its losses by: the entries up to and including the bound.
+    assertThat(trimmed.trimmed()).isEqualTo(kept);
     LogPage resumed = outputs.panesAfter("logged", trimmed.trimmedThrough(), 10_000).block();
     assertThat(resumed.lostAfter(trimmed.trimmedThrough())).isFalse();
     assertThat(resumed.entries())

@@ -3,13 +3,8 @@ package io.eventide.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.eventide.EventideApplication;
 import io.eventide.runtime.LiveApi;
 import io.eventide.runtime.PaneStream;
-import java.io.File;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import tools.jackson.databind.JsonNode;
 
@@ -35,24 +29,19 @@ class RedisKillTest {
 
   @Test
   void afterKillDashNineTheServiceResumesWhereItWasCommitted() throws Exception {
-    int port = freePort();
-    Path log = Files.createTempFile("eventide-child", ".log");
-    Process child = launch(port, log);
-    LiveApi api = LiveApi.on(port);
+    ChildService child = ChildService.start(TestRedis.url(), prefix);
+    LiveApi api = child.api;
     Producer producer = new Producer(api);
     Thread sending = new Thread(producer, "producer");
     sending.setDaemon(true);
     try {
-      awaitReady(api, child, log);
       api.define("killed", TestRedis.RUNNING_COUNT);
       sending.start();
       await().atMost(Duration.ofSeconds(60)).until(() -> producer.acknowledged.get() >= 30);
-      child.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful anything
-      child.waitFor(10, TimeUnit.SECONDS);
+      child.kill();
       int acknowledgedBeforeKill = producer.acknowledged.get();
 
-      child = launch(port, log);
-      awaitReady(api, child, log);
+      child.restart();
       sending.join(TimeUnit.MINUTES.toMillis(3));
       assertThat(sending.isAlive()).isFalse();
       assertThat(producer.acknowledged.get()).isEqualTo(BATCHES);
@@ -91,49 +80,9 @@ class RedisKillTest {
       producer.stop();
       sending.interrupt();
       sending.join(TimeUnit.SECONDS.toMillis(30));
-      child.destroyForcibly();
-      child.waitFor(10, TimeUnit.SECONDS);
+      child.close();
       TestRedis.delete(prefix);
-      Files.deleteIfExists(log);
     }
-  }
-
-  private Process launch(int port, Path log) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                java,
-                "-Xmx512m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                EventideApplication.class.getName(),
-                "--server.port=" + port,
-                "--eventide.runtime.shards=2"));
-    command.addAll(TestRedis.storeArguments(TestRedis.url(), prefix));
-    return new ProcessBuilder(command)
-        .directory(new File(System.getProperty("user.dir")))
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-        .start();
-  }
-
-  private static void awaitReady(LiveApi api, Process child, Path log) {
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .pollInterval(Duration.ofMillis(200))
-        .until(
-            () -> {
-              if (!child.isAlive()) {
-                throw new IllegalStateException("the child JVM exited: " + Files.readString(log));
-              }
-              try {
-                return api.send(HttpMethod.GET, "/actuator/health/readiness", null, null).status()
-                    == 200;
-              } catch (RuntimeException e) {
-                return false;
-              }
-            });
   }
 
   /**
@@ -194,12 +143,6 @@ class RedisKillTest {
                 .formatted(b, i, i % 10, b % 60, i));
       }
       return "[" + String.join(",", events) + "]";
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }
