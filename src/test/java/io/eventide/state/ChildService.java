@@ -52,7 +52,10 @@ public final class ChildService implements AutoCloseable {
     return child;
   }
 
-  /** Starts the JVM (again, after a kill) on the same port, and waits until it is ready. */
+  /**
+   * Starts the JVM (again, after a kill) on the same port, and waits until it has started: its
+   * pipelines resumed, its HTTP API up.
+   */
   public void restart() throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command =
@@ -81,8 +84,14 @@ public final class ChildService implements AutoCloseable {
                 throw new IllegalStateException("the child JVM exited: " + Files.readString(log));
               }
               try {
-                return api.send(HttpMethod.GET, "/actuator/health/readiness", null, null).status()
-                    == 200;
+                // Started and taking traffic, whether or not what it depends on (Redis, Kafka)
+                // answers: a test may start it while one of them is away.
+                LiveApi.Reply readiness =
+                    api.send(HttpMethod.GET, "/actuator/health/readiness", null, null);
+                return readiness.body() != null
+                    && "UP"
+                        .equals(
+                            readiness.body().at("/components/readinessState/status").asString());
               } catch (RuntimeException e) {
                 return false;
               }
