@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.runtime.LiveApi;
+import io.eventide.state.ChildService;
 import io.eventide.state.ServiceOnOwnRedis;
+import io.eventide.state.TestRedis;
+import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,18 +39,30 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The fault suite: a producer sends batches to two pipelines, one with event ids and one without,
- * while Redis is frozen past the command timeout, Redis is killed and restarted, or the Kafka
- * broker is killed and restarted. A dashboard follows each pipeline's pane stream (resuming with
- * Last-Event-ID when it breaks, as EventSource does) and a consumer reads its Kafka sink. Nothing
- * acknowledged may be lost, nothing counted twice, and every window's pane indexes must reach both
- * outputs once each, in order. Each run prints its figures.
+ * while Redis is frozen past the command timeout, Redis is killed and restarted, the Kafka broker
+ * is killed and restarted, or the service itself is killed (SIGKILL, in a child JVM) and started
+ * again. A dashboard follows each pipeline's pane stream (resuming with Last-Event-ID when it
+ * breaks, as EventSource does) and a consumer reads its Kafka sink. Nothing acknowledged may be
+ * lost, nothing counted twice, and every window's pane indexes must reach both outputs once each,
+ * in order; a killed service's Kafka sink may send again what it sent after its last checkpoint, so
+ * there each index must arrive at least once, first in order, and an upserting consumer must end
+ * with the results. Each run prints its figures.
  */
 @ExtendWith(KafkaTestBroker.Stopper.class)
 class FaultSuiteTest {
   private static final int BATCHES = 40;
   private static final int KEYS = 10;
   private static final int FAULT_AT = 12;
-  private static final Duration PATIENCE = Duration.ofSeconds(60);
+  private static final Duration PATIENCE = Duration.ofSeconds(120);
+
+  private static final List<String> SETTINGS =
+      List.of(
+          "--spring.data.redis.timeout=500ms",
+          "--eventide.state.redis.commit-resolve-timeout=15s",
+          "--eventide.kafka.enabled=true",
+          "--eventide.kafka.retry-backoff=200ms",
+          "--logging.level.org.apache.kafka=warn",
+          "--logging.level.kafka=warn");
 
   /** Every batch updates every key's one window: pane i of a window counts i + 1 events. */
   private static final String RUNNING_COUNT_TO_KAFKA =
@@ -60,7 +77,8 @@ class FaultSuiteTest {
   enum Fault {
     REDIS_FROZEN,
     REDIS_KILLED,
-    BROKER_KILLED
+    BROKER_KILLED,
+    SERVICE_KILLED
   }
 
   @ParameterizedTest
@@ -72,19 +90,25 @@ class FaultSuiteTest {
     String withoutIds = run + "-no-ids";
     // The producers and the end of the fault.
     ScheduledExecutorService healer = Executors.newScheduledThreadPool(3);
-    try (ServiceOnOwnRedis service =
-        ServiceOnOwnRedis.start(
-            "--spring.data.redis.timeout=500ms",
-            "--eventide.state.redis.commit-resolve-timeout=15s",
-            "--eventide.kafka.enabled=true",
-            "--eventide.kafka.retry-backoff=200ms",
-            "--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
-            "--logging.level.org.apache.kafka=warn",
-            "--logging.level.kafka=warn")) {
-      LiveApi api = service.api;
+    String prefix = TestRedis.newKeyPrefix();
+    List<String> settings = new ArrayList<>(SETTINGS);
+    settings.add("--spring.kafka.bootstrap-servers=" + broker.bootstrapServers());
+    String[] arguments = settings.toArray(String[]::new);
+    // A service to kill runs in a child JVM, on the shared Redis; the others on a Redis of their
+    // own.
+    ChildService child =
+        fault == Fault.SERVICE_KILLED
+            ? ChildService.start(TestRedis.url(), prefix, arguments)
+            : null;
+    ServiceOnOwnRedis service = child == null ? ServiceOnOwnRedis.start(arguments) : null;
+    try {
+      LiveApi api = child != null ? child.api : service.api;
+      int port =
+          child != null
+              ? child.port
+              : service.app.getEnvironment().getProperty("local.server.port", Integer.class);
       api.define(withIds, RUNNING_COUNT_TO_KAFKA);
       api.define(withoutIds, RUNNING_COUNT_TO_KAFKA);
-      int port = service.app.getEnvironment().getProperty("local.server.port", Integer.class);
       Dashboard idsDashboard = new Dashboard(port, withIds);
       Dashboard noIdsDashboard = new Dashboard(port, withoutIds);
 
@@ -95,46 +119,71 @@ class FaultSuiteTest {
           CompletableFuture.allOf(
               CompletableFuture.runAsync(ids, healer), CompletableFuture.runAsync(noIds, healer));
       await().atMost(PATIENCE).until(() -> ids.sent() >= FAULT_AT && noIds.sent() >= FAULT_AT);
-      ScheduledFuture<?> healed = inject(fault, service, broker, healer);
+      ScheduledFuture<?> healed = inject(fault, service, child, broker, healer);
       sending.get(3 * PATIENCE.toSeconds(), TimeUnit.SECONDS);
       healed.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
 
       long idsCounted = awaitTotal(api, withIds, BATCHES * KEYS);
-      long noIdsCounted = awaitTotal(api, withoutIds, noIds.acknowledged);
+      long noIdsCounted =
+          fault == Fault.SERVICE_KILLED
+              ? awaitTotal(api, withoutIds, -1)
+              : awaitTotal(api, withoutIds, noIds.acknowledged);
       List<Integer> idsSse = idsDashboard.awaitFinal(idsCounted);
       List<Integer> noIdsSse = noIdsDashboard.awaitFinal(noIdsCounted);
-      List<Integer> idsKafka = kafkaIndexes(withIds, idsCounted);
-      List<Integer> noIdsKafka = kafkaIndexes(withoutIds, noIdsCounted);
+      KafkaSink idsKafka = KafkaSink.read(withIds, idsCounted);
+      KafkaSink noIdsKafka = KafkaSink.read(withoutIds, noIdsCounted);
       idsDashboard.close();
       noIdsDashboard.close();
       System.out.printf(
           "fault suite, %s: with ids sent %d (%d batches sent again), counted %d, panes on SSE"
-              + " %d, on Kafka %d;"
+              + " %d, on Kafka %d (%d sent again);"
               + " without ids acknowledged %d, refused (not applied) %d, outcome unknown %d,"
-              + " counted %d, panes on SSE %d, on Kafka %d%n",
+              + " counted %d, panes on SSE %d, on Kafka %d (%d sent again)%n",
           fault,
           BATCHES * KEYS,
           ids.resent,
           idsCounted,
           idsSse.size(),
-          idsKafka.size(),
+          idsKafka.indexes().size(),
+          idsKafka.repeats(),
           noIds.acknowledged,
           noIds.refused,
           noIds.unknown,
           noIdsCounted,
           noIdsSse.size(),
-          noIdsKafka.size());
+          noIdsKafka.indexes().size(),
+          noIdsKafka.repeats());
 
       assertThat(idsCounted).isEqualTo(BATCHES * KEYS);
-      assertThat(noIds.unknown).as("answers that could not say").isZero();
-      assertThat(noIdsCounted).isEqualTo(noIds.acknowledged);
+      if (fault == Fault.SERVICE_KILLED) {
+        // A request the kill cut off got no answer and is not sent again: it may or may not
+        // have been applied, but never twice.
+        assertThat(noIdsCounted).isBetween(noIds.acknowledged, (long) BATCHES * KEYS);
+      } else {
+        assertThat(noIds.unknown).as("answers that could not say").isZero();
+        assertThat(noIdsCounted).isEqualTo(noIds.acknowledged);
+      }
       // Each list is the pane indexes of every window, window after window: 0, 1, ... n-1 each.
       assertThat(idsSse).isEqualTo(expectedIndexes(idsCounted));
-      assertThat(idsKafka).isEqualTo(expectedIndexes(idsCounted));
       assertThat(noIdsSse).isEqualTo(expectedIndexes(noIdsCounted));
-      assertThat(noIdsKafka).isEqualTo(expectedIndexes(noIdsCounted));
+      for (String pipeline : List.of(withIds, withoutIds)) {
+        KafkaSink sink = pipeline.equals(withIds) ? idsKafka : noIdsKafka;
+        long counted = pipeline.equals(withIds) ? idsCounted : noIdsCounted;
+        if (fault == Fault.SERVICE_KILLED) {
+          assertThat(sink.firstArrivals()).isEqualTo(expectedIndexes(counted));
+        } else {
+          assertThat(sink.indexes()).isEqualTo(expectedIndexes(counted));
+        }
+        assertThat(sink.upserted()).as("upserted from Kafka").isEqualTo(results(api, pipeline));
+      }
     } finally {
       healer.shutdownNow();
+      if (child != null) {
+        child.close();
+        TestRedis.delete(prefix);
+      } else {
+        service.close();
+      }
     }
   }
 
@@ -142,6 +191,7 @@ class FaultSuiteTest {
   private static ScheduledFuture<?> inject(
       Fault fault,
       ServiceOnOwnRedis service,
+      ChildService child,
       KafkaTestBroker broker,
       ScheduledExecutorService healer)
       throws Exception {
@@ -158,6 +208,11 @@ class FaultSuiteTest {
       case BROKER_KILLED -> {
         broker.stop();
         yield healer.schedule(() -> quietly(broker::start), 3, TimeUnit.SECONDS);
+      }
+      case SERVICE_KILLED -> {
+        // Mid-stream: requests in flight are cut off unanswered, panes unforwarded.
+        child.kill();
+        yield healer.schedule(() -> quietly(child::restart), 1, TimeUnit.SECONDS);
       }
     };
   }
@@ -188,6 +243,10 @@ class FaultSuiteTest {
     return out;
   }
 
+  /**
+   * The sum of the pipeline's results once it is {@code expected}, or as it stands when {@code
+   * expected} is negative (unknown: after the producers are done the results no longer move).
+   */
   private static long awaitTotal(LiveApi api, String pipeline, long expected) {
     AtomicReference<Long> total = new AtomicReference<>(-1L);
     try {
@@ -202,7 +261,7 @@ class FaultSuiteTest {
                   sum += r.get("value").asLong();
                 }
                 total.set(sum);
-                return sum == expected;
+                return expected < 0 || sum == expected;
               });
     } catch (RuntimeException e) {
       // The assertions report the figure that was reached.
@@ -210,19 +269,57 @@ class FaultSuiteTest {
     return total.get();
   }
 
-  /** The pane indexes of the pipeline's Kafka sink, window after window, in the order read. */
-  private static List<Integer> kafkaIndexes(String pipeline, long counted) {
-    List<ConsumerRecord<String, byte[]>> records =
-        KafkaIntegrationTest.read(
-            "eventide." + pipeline + ".panes", (int) counted, Duration.ofSeconds(2));
-    Map<String, List<Integer>> byWindow = new TreeMap<>();
-    for (ConsumerRecord<String, byte[]> r : records) {
-      JsonNode pane = JsonMapper.shared().readTree(r.value());
-      byWindow.computeIfAbsent(r.key(), w -> new ArrayList<>()).add(pane.at("/pane/index").asInt());
+  /** Each key's count in the pipeline's results, one window per key. */
+  private static Map<String, Long> results(LiveApi api, String pipeline) {
+    Map<String, Long> out = new TreeMap<>();
+    for (JsonNode r : api.get("/pipelines/" + pipeline + "/results").get("results")) {
+      out.put(r.get("key").asString(), r.get("value").asLong());
     }
-    List<Integer> out = new ArrayList<>();
-    byWindow.values().forEach(out::addAll);
     return out;
+  }
+
+  /**
+   * What a consumer of the pipeline's Kafka sink read, by window (record key) in the order read.
+   */
+  private record KafkaSink(Map<String, List<Integer>> byWindow, Map<String, Long> upserted) {
+
+    /** Reads the sink until {@code counted} panes have come and no more come for a while. */
+    static KafkaSink read(String pipeline, long counted) {
+      Map<String, List<Integer>> byWindow = new TreeMap<>();
+      Map<String, Integer> best = new HashMap<>();
+      Map<String, Long> upserted = new TreeMap<>();
+      for (ConsumerRecord<String, byte[]> r :
+          KafkaIntegrationTest.read(
+              "eventide." + pipeline + ".panes", (int) counted, Duration.ofSeconds(3))) {
+        JsonNode pane = JsonMapper.shared().readTree(r.value());
+        int index = pane.at("/pane/index").asInt();
+        byWindow.computeIfAbsent(r.key(), w -> new ArrayList<>()).add(index);
+        // The consumer the changelog mode asks for: the record of highest pane index wins.
+        if (best.getOrDefault(r.key(), -1) < index) {
+          best.put(r.key(), index);
+          upserted.put(pane.get("key").asString(), pane.get("value").asLong());
+        }
+      }
+      return new KafkaSink(byWindow, upserted);
+    }
+
+    /** Every index read, window after window, repeats included. */
+    List<Integer> indexes() {
+      List<Integer> out = new ArrayList<>();
+      byWindow.values().forEach(out::addAll);
+      return out;
+    }
+
+    /** The indexes of each window in the order they first arrived, window after window. */
+    List<Integer> firstArrivals() {
+      List<Integer> out = new ArrayList<>();
+      byWindow.values().forEach(seen -> out.addAll(new LinkedHashSet<>(seen)));
+      return out;
+    }
+
+    long repeats() {
+      return indexes().size() - firstArrivals().size();
+    }
   }
 
   /**
@@ -271,7 +368,12 @@ class FaultSuiteTest {
     private void sendWithIds(int b) throws InterruptedException {
       long until = System.nanoTime() + PATIENCE.toNanos();
       while (System.nanoTime() < until) {
-        LiveApi.Reply reply = post(pipeline, b, true);
+        LiveApi.Reply reply;
+        try {
+          reply = post(pipeline, b, true);
+        } catch (NotDelivered e) {
+          reply = null;
+        }
         if (reply != null && reply.status() == 202) {
           return;
         }
@@ -281,11 +383,21 @@ class FaultSuiteTest {
       throw new AssertionError("batch " + b + " of " + pipeline + " was never acknowledged");
     }
 
-    /** Without ids: sent again only when the answer says nothing of it was applied. */
+    /**
+     * Without ids: sent again only when nothing of it was applied, as the answer says, or as a
+     * connection the service refused shows. A request cut off without an answer is not sent again.
+     */
     private void sendWithoutIds(int b) throws InterruptedException {
       long until = System.nanoTime() + PATIENCE.toNanos();
       while (System.nanoTime() < until) {
-        LiveApi.Reply reply = post(pipeline, b, false);
+        LiveApi.Reply reply;
+        try {
+          reply = post(pipeline, b, false);
+        } catch (NotDelivered e) {
+          refused += KEYS;
+          Thread.sleep(200);
+          continue;
+        }
         if (reply != null && reply.status() == 202) {
           acknowledged += reply.body().get("accepted").asLong();
           return;
@@ -300,7 +412,8 @@ class FaultSuiteTest {
       throw new AssertionError("batch " + b + " of " + pipeline + " was never acknowledged");
     }
 
-    private LiveApi.Reply post(String pipeline, int b, boolean ids) {
+    /** The answer, or null when none came (the request may or may not have been applied). */
+    private LiveApi.Reply post(String pipeline, int b, boolean ids) throws NotDelivered {
       List<String> events = new ArrayList<>();
       for (int k = 0; k < KEYS; k++) {
         String id = ids ? ",\"id\":\"b" + b + "-k" + k + "\"" : "";
@@ -312,8 +425,20 @@ class FaultSuiteTest {
         return api.postEvents(
             pipeline, MediaType.APPLICATION_JSON, "[" + String.join(",", events) + "]");
       } catch (RuntimeException noAnswer) {
+        for (Throwable t = noAnswer; t != null; t = t.getCause()) {
+          if (t instanceof ConnectException) {
+            throw new NotDelivered();
+          }
+        }
         return null;
       }
+    }
+  }
+
+  /** The request never reached the service: its connection was refused. */
+  private static final class NotDelivered extends Exception {
+    NotDelivered() {
+      super(null, null, false, false);
     }
   }
 
