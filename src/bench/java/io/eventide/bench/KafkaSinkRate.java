@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -18,10 +16,10 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Panes per second a pipeline's Kafka sink delivers, in the W1 shape: one watermark step fires one
- * on-time pane for each of {@code panes} keys in one commit, and the clock runs from that post until
- * a consumer has read every pane from the topic. The service runs in this JVM on the memory store
- * (or {@code store=redis} at {@code redis=redis://127.0.0.1:6379}) against spring-kafka-test's
- * in-process broker, so that nothing else is needed.
+ * on-time pane for each of {@code panes} keys in one commit, and the clock runs from that post
+ * until a consumer has read every pane from the topic. The service runs in this JVM on the memory
+ * store (or {@code store=redis} at {@code redis=redis://127.0.0.1:6379}) against
+ * spring-kafka-test's in-process broker, so that nothing else is needed.
  *
  * <p>Usage: {@code KafkaSinkRate panes=10000 runs=3 [store=redis redis=redis://127.0.0.1:6379]}.
  */
@@ -78,26 +76,23 @@ public final class KafkaSinkRate {
     }
   }
 
-  /** Reads the topic from its start until {@code count} records have arrived. */
+  /** Reads the topic from its start (the group is new) until {@code count} records have arrived. */
   private static void read(String bootstrap, String topic, int count) {
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
             Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
-      List<TopicPartition> partitions = new ArrayList<>();
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "bench-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class))) {
+      consumer.subscribe(List.of(topic));
       long until = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-      while (partitions.isEmpty() && System.nanoTime() < until) {
-        List<PartitionInfo> info = consumer.listTopics().get(topic);
-        if (info != null) {
-          info.forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-        }
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
       long got = 0;
       while (got < count) {
         if (System.nanoTime() > until) {

@@ -64,7 +64,7 @@ class FaultSuiteTest {
           "--logging.level.kafka=warn");
 
   /** Every batch updates every key's one window: pane i of a window counts i + 1 events. */
-  private static final String RUNNING_COUNT_TO_KAFKA =
+  static final String RUNNING_COUNT_TO_KAFKA =
       """
       {"window": {"type": "fixed", "size": "1h"},
        "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},

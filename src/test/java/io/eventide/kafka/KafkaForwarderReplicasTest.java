@@ -19,8 +19,6 @@ import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,15 +36,7 @@ class KafkaForwarderReplicasTest {
   private static final int KEYS = 5;
   private static final Duration PATIENCE = Duration.ofSeconds(90);
 
-  /** Every batch has one event per key, in one hour-long window: pane i of a window counts i+1. */
-  private static final String RUNNING_COUNT_TO_KAFKA =
-      """
-      {"window": {"type": "fixed", "size": "1h"},
-       "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
-       "accumulation": "accumulating",
-       "aggregate": {"type": "count"},
-       "sinks": {"kafka": {}}}
-      """;
+  private static final String RUNNING_COUNT_TO_KAFKA = FaultSuiteTest.RUNNING_COUNT_TO_KAFKA;
 
   private final String prefix = TestRedis.newKeyPrefix();
   private final List<ChildService> replicas = new ArrayList<>();
@@ -247,17 +237,8 @@ class KafkaForwarderReplicasTest {
       Map<String, Integer> best = new HashMap<>();
       Map<String, Long> totals = new HashMap<>();
       Map<String, List<Integer>> indexes = new HashMap<>();
-      try (KafkaConsumer<String, byte[]> consumer = KafkaIntegrationTest.consumer()) {
-        long until = System.nanoTime() + PATIENCE.toNanos();
-        List<TopicPartition> partitions = new ArrayList<>();
-        while (partitions.isEmpty() && System.nanoTime() < until) {
-          List<PartitionInfo> info = consumer.listTopics().get(topic);
-          if (info != null) {
-            info.forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-          }
-        }
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
+      long until = System.nanoTime() + PATIENCE.toNanos();
+      try (KafkaConsumer<String, byte[]> consumer = KafkaIntegrationTest.fromStart(topic, until)) {
         while (!totals.equals(expected) && System.nanoTime() < until) {
           for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
             JsonNode pane = KafkaIntegrationTest.value(r);

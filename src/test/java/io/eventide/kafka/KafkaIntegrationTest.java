@@ -139,17 +139,8 @@ abstract class KafkaIntegrationTest {
    */
   static List<ConsumerRecord<String, byte[]>> read(String topic, int count, Duration quiet) {
     List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-    try (KafkaConsumer<String, byte[]> consumer = consumer()) {
-      List<TopicPartition> partitions = new ArrayList<>();
-      long until = System.nanoTime() + PATIENCE.toNanos();
-      while (partitions.isEmpty() && System.nanoTime() < until) {
-        List<PartitionInfo> info = consumer.listTopics().get(topic);
-        if (info != null) {
-          info.forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-        }
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
+    long until = System.nanoTime() + PATIENCE.toNanos();
+    try (KafkaConsumer<String, byte[]> consumer = fromStart(topic, until)) {
       while (out.size() < count && System.nanoTime() < until) {
         consumer.poll(Duration.ofMillis(100)).forEach(out::add);
       }
@@ -163,6 +154,24 @@ abstract class KafkaIntegrationTest {
       }
     }
     return out;
+  }
+
+  /**
+   * A consumer of every partition of {@code topic} from its start, once the topic exists (or {@code
+   * until}, a System.nanoTime, has passed).
+   */
+  static KafkaConsumer<String, byte[]> fromStart(String topic, long until) {
+    KafkaConsumer<String, byte[]> consumer = consumer();
+    List<TopicPartition> partitions = new ArrayList<>();
+    while (partitions.isEmpty() && System.nanoTime() < until) {
+      List<PartitionInfo> info = consumer.listTopics().get(topic);
+      if (info != null) {
+        info.forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+      }
+    }
+    consumer.assign(partitions);
+    consumer.seekToBeginning(partitions);
+    return consumer;
   }
 
   static List<ConsumerRecord<String, byte[]>> read(String topic, int count) {

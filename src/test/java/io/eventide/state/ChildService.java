@@ -106,12 +106,12 @@ public final class ChildService implements AutoCloseable {
 
   /** SIGSTOP: the process stops in its tracks, its connections open, until {@link #thaw}. */
   public void freeze() throws Exception {
-    signal("-STOP");
+    StoppableRedis.signal(process, "-STOP");
   }
 
   /** SIGCONT: the frozen process goes on where it stopped. */
   public void thaw() throws Exception {
-    signal("-CONT");
+    StoppableRedis.signal(process, "-CONT");
   }
 
   /**
@@ -138,16 +138,6 @@ public final class ChildService implements AutoCloseable {
   /** What the service has logged so far, for a failure's message. */
   public String log() throws Exception {
     return Files.readString(log);
-  }
-
-  private void signal(String signal) throws Exception {
-    Process kill =
-        new ProcessBuilder("kill", signal, Long.toString(process.pid()))
-            .redirectErrorStream(true)
-            .start();
-    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-      throw new IllegalStateException("kill " + signal + " failed for the child JVM");
-    }
   }
 
   @Override

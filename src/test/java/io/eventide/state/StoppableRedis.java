@@ -127,12 +127,17 @@ public final class StoppableRedis implements AutoCloseable {
   }
 
   private void signal(String signal) throws Exception {
+    signal(process, signal);
+  }
+
+  /** Sends a child process a signal ({@code -STOP}, {@code -CONT}) with {@code kill}. */
+  static void signal(Process process, String signal) throws Exception {
     Process kill =
         new ProcessBuilder("kill", signal, Long.toString(process.pid()))
             .redirectErrorStream(true)
             .start();
     if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-      throw new IllegalStateException("kill " + signal + " failed for redis-server");
+      throw new IllegalStateException("kill " + signal + " failed for process " + process.pid());
     }
   }
 
