@@ -19,7 +19,7 @@ import org.testcontainers.kafka.KafkaContainer;
  * answers, else spring-kafka-test's in-process KRaft broker. Both can be taken away and brought
  * back with their data, for the outage test. {@link Stopper} stops it once every test has run.
  */
-final class KafkaTestBroker implements AutoCloseable {
+public final class KafkaTestBroker implements AutoCloseable {
   private static final String IMAGE = "apache/kafka-native:4.1.1";
   private static KafkaTestBroker instance;
 
@@ -31,7 +31,7 @@ final class KafkaTestBroker implements AutoCloseable {
     this.container = container;
   }
 
-  static synchronized KafkaTestBroker get() {
+  public static synchronized KafkaTestBroker get() {
     if (instance == null) {
       if (DockerClientFactory.instance().isDockerAvailable()) {
         KafkaContainer kafka = new KafkaContainer(IMAGE);
@@ -39,6 +39,15 @@ final class KafkaTestBroker implements AutoCloseable {
         instance = new KafkaTestBroker(null, kafka);
       } else {
         EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 2);
+        // One broker: the transaction log (cluster mode's ingest log writes in transactions) must
+        // make do with one replica, as the offsets topic does.
+        // A replica killed with a transaction open holds its partitions' readers up until the
+        // broker aborts it: look for such every second, not every ten.
+        broker.brokerProperties(
+            Map.of(
+                "transaction.state.log.replication.factor", "1",
+                "transaction.state.log.min.isr", "1",
+                "transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"));
         broker.afterPropertiesSet();
         instance = new KafkaTestBroker(broker, null);
       }
@@ -50,7 +59,7 @@ final class KafkaTestBroker implements AutoCloseable {
    * Stops the broker when the whole test run is over (the root context's store closes what it
    * holds), after the Spring contexts that use it, which close with their classes.
    */
-  static final class Stopper implements BeforeAllCallback {
+  public static final class Stopper implements BeforeAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) {
       context
@@ -72,7 +81,7 @@ final class KafkaTestBroker implements AutoCloseable {
     }
   }
 
-  String bootstrapServers() {
+  public String bootstrapServers() {
     return embedded != null ? embedded.getBrokersAsString() : container.getBootstrapServers();
   }
 
