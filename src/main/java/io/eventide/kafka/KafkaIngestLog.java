@@ -20,6 +20,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -91,6 +92,11 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
         ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
         (int) Math.min(Integer.MAX_VALUE, cluster.transactionTimeout().toMillis()));
     props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    // A transaction's first records meet CONCURRENT_TRANSACTIONS while the brokers still complete
+    // the one before: retried at once, not after the default 100 ms, or every group commit would
+    // wait that long.
+    props.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 2);
+    props.put(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200);
     props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout);
     props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1, timeout / 2));
     props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeout);
@@ -125,24 +131,28 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
             cluster.replicationFactor() < 0
                 ? Optional.empty()
                 : Optional.of((short) cluster.replicationFactor()));
-    return admin
-        .createTopics(List.of(wanted))
-        .all()
+    CreateTopicsResult created = admin.createTopics(List.of(wanted));
+    return created
+        .numPartitions(topic)
         .toCompletionStage()
         .toCompletableFuture()
         .exceptionallyCompose(
             e ->
                 cause(e) instanceof TopicExistsException
-                    ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.failedFuture(IngestLogException.notLogged(cause(e))))
-        .thenCompose(
-            v ->
-                admin
-                    .describeTopics(List.of(topic))
-                    .allTopicNames()
-                    .toCompletionStage()
-                    .toCompletableFuture())
-        .thenApply(described -> described.get(topic).partitions().size());
+                    ? existing(topic)
+                    : CompletableFuture.failedFuture(IngestLogException.notLogged(cause(e))));
+  }
+
+  /** The partition count of a topic that exists (created by another replica, or earlier). */
+  private CompletableFuture<Integer> existing(String topic) {
+    return admin
+        .describeTopics(List.of(topic))
+        .allTopicNames()
+        .toCompletionStage()
+        .toCompletableFuture()
+        .thenApply(described -> described.get(topic).partitions().size())
+        .exceptionallyCompose(
+            e -> CompletableFuture.failedFuture(IngestLogException.notLogged(cause(e))));
   }
 
   @Override

@@ -44,7 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Component
 @ConditionalOnBooleanProperty("eventide.cluster.enabled")
-public final class ClusterIngest {
+public final class ClusterIngest implements PipelineLifecycleListener {
   private final IngestLog log;
   private final PartitionStore store;
   private final ProcessingClock clock;
@@ -61,6 +61,12 @@ public final class ClusterIngest {
     this.store = store;
     this.clock = clock;
     this.bounds = ingest.bounds();
+  }
+
+  /** A deleted pipeline's reading core goes; a pipeline defined again gets a new one. */
+  @Override
+  public void deleted(String name) {
+    readers.remove(name);
   }
 
   /** The pipeline as requests see it in cluster mode: its log, and its partitions' watermarks. */
