@@ -174,9 +174,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     if (!e.outcomeKnown()) {
       ProblemDetail problem = commitUnresolvedProblem();
       problem.setDetail(
-          "the ingest log did not confirm in time whether this request was logged: it was logged"
-              + " in whole or not at all. Events with ids can be sent again safely; events without"
-              + " ids may then be counted twice");
+          "the ingest log did not confirm every event of this request: some or all of them may"
+              + " have been logged, and will then be applied. Events with ids can be sent again"
+              + " safely; events without ids may then be counted twice");
       return problem;
     }
     ProblemDetail problem =

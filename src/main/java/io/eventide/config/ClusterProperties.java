@@ -42,5 +42,4 @@ public record ClusterProperties(
     @DefaultValue("100ms") @NotNull Duration pollTimeout,
     @DefaultValue("10s") @NotNull Duration sessionTimeout,
     @DefaultValue("30s") @NotNull Duration appendTimeout,
-    @DefaultValue("1s") @NotNull Duration subscriptionRefresh,
-    @DefaultValue("10s") @NotNull Duration transactionTimeout) {}
+    @DefaultValue("1s") @NotNull Duration subscriptionRefresh) {}

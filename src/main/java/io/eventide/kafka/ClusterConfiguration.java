@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -58,7 +59,8 @@ public class ClusterConfiguration {
         eventideKafkaAdmin,
         kafkaNamespace,
         cluster,
-        KafkaIngestLog.producers(kafka.buildProducerProperties(), cluster));
+        new KafkaProducer<>(
+            KafkaIngestLog.producerProperties(kafka.buildProducerProperties(), cluster)));
   }
 
   @Bean
@@ -73,8 +75,6 @@ public class ClusterConfiguration {
     // Where a partition resumes is in Redis with its state; the group's offsets are for lag only.
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    // An append aborted (a failed request) is never applied.
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(
         ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
         CooperativeStickyAssignor.class.getName());

@@ -1,8 +1,8 @@
 package io.eventide.runtime;
 
 /**
- * The ingest log (cluster mode) did not take a request: either nothing of it was logged, or the log
- * did not confirm in time whether all of it was (a request is logged whole or not at all).
+ * The ingest log (cluster mode) did not take all of a request: either nothing of it was logged, or
+ * some of it may have been (each partition acknowledges its records on its own).
  */
 public final class IngestLogException extends RuntimeException {
   private final boolean outcomeKnown;
@@ -17,13 +17,13 @@ public final class IngestLogException extends RuntimeException {
     return new IngestLogException("the ingest log took nothing: " + cause, cause, true);
   }
 
-  /** The request was logged whole or not at all, and the log did not say which in time. */
+  /** Some of the request's events may have been logged, and will be applied. */
   public static IngestLogException unresolved(Throwable cause) {
     return new IngestLogException(
-        "the ingest log did not confirm whether it took the request: " + cause, cause, false);
+        "the ingest log did not confirm all of the request: " + cause, cause, false);
   }
 
-  /** Whether nothing was logged (true), or it is unknown whether everything was (false). */
+  /** Whether nothing was logged (true), or some of it may have been (false). */
   public boolean outcomeKnown() {
     return outcomeKnown;
   }

@@ -39,15 +39,6 @@ public final class KafkaTestBroker implements AutoCloseable {
         instance = new KafkaTestBroker(null, kafka);
       } else {
         EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 2);
-        // One broker: the transaction log (cluster mode's ingest log writes in transactions) must
-        // make do with one replica, as the offsets topic does.
-        // A replica killed with a transaction open holds its partitions' readers up until the
-        // broker aborts it: look for such every second, not every ten.
-        broker.brokerProperties(
-            Map.of(
-                "transaction.state.log.replication.factor", "1",
-                "transaction.state.log.min.isr", "1",
-                "transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"));
         broker.afterPropertiesSet();
         instance = new KafkaTestBroker(broker, null);
       }
