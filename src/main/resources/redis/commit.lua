@@ -1,20 +1,24 @@
 #!lua
 -- Writes one commit of a pipeline atomically (docs/redis.md describes every key).
 --
--- KEYS: 1 meta, 2 results, 3 results index, 4 results order, 5 pane log, 6 dead letters,
---       then three per shard section: keys, ids, shard meta.
+-- KEYS: 1 the owner's meta (the pipeline's meta when one process owns the pipeline, the
+--       partition's shard meta in cluster mode), 2 the pipeline's meta, 3 results, 4 results index,
+--       5 results order, 6 pane log, 7 dead letters, then three per shard section: keys, ids,
+--       shard meta.
 -- ARGV: 1 owner epoch, 2 the commit's sequence number under that epoch, 3 pane log max length,
 --       4 dead letters max length, 5 results max count, 6 tracker state ('' when unchanged),
---       7 ids max count per shard, 8 number of shard sections, then per section:
+--       7 ids max count per shard, 8 the lineage the owner opened, 9 the partition's next offset,
+--       10 its sources' watermark, 11 when a source was last heard from (9 to 11: '' unchanged),
+--       12 number of shard sections, then per section:
 --         n, n x (key, state); n, n x key removed; n, n x (expiry, id); watermark ('' unchanged)
 --       then panes: n, n x (field, index, start, retraction, key, timing, final, record)
 --       then session windows merged away: n, n x (field, key, merge record)
 --       then dead letters: n, n x (reason, record).
 -- Returns the pane log ids of the panes, in order.
 --
--- The meta hash's 'commit' field names the last commit that landed ('<epoch>:<sequence>', set to
--- '<epoch>:0' by open.lua) and 'commitPanes' its pane log ids: after a commit's reply was lost,
--- resolve.lua reads them to learn whether it landed.
+-- The owner's meta hash's 'commit' field names the last commit that landed ('<epoch>:<sequence>',
+-- set to '<epoch>:0' when the owner opened it) and 'commitPanes' its pane log ids: after a
+-- commit's reply was lost, resolve.lua reads them to learn whether it landed.
 --
 -- The shebang makes Redis (7+) refuse the script up front when it is out of memory, rather than
 -- at its first write: a script that fails half way is not rolled back.
@@ -23,12 +27,23 @@ local epoch, sequence = ARGV[1], tonumber(ARGV[2])
 if redis.call('HGET', KEYS[1], 'epoch') ~= epoch then
   return redis.error_reply('FENCED another owner has taken this pipeline, or it was dropped')
 end
+-- A drop deletes the pipeline's meta first: a partition's owner, whose epoch lives in the
+-- partition's meta, is fenced by that before the rest of the state goes.
+if redis.call('HGET', KEYS[2], 'lineage') ~= ARGV[8] then
+  return redis.error_reply('FENCED the pipeline was dropped')
+end
 -- Commits land in order or not at all: one given up by resolve.lua can never land later.
 if redis.call('HGET', KEYS[1], 'commit') ~= epoch .. ':' .. (sequence - 1) then
   return redis.error_reply('FENCED the commit before this one did not land')
 end
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'tracker', ARGV[6])
+end
+if ARGV[9] ~= '' then
+  redis.call('HSET', KEYS[1], 'offset', ARGV[9])
+end
+if ARGV[10] ~= '' then
+  redis.call('HSET', KEYS[1], 'sourceWatermark', ARGV[10], 'heard', ARGV[11])
 end
 
 -- Variadic commands in chunks: one call per chunk costs far less than one per item, and chunks
@@ -48,9 +63,9 @@ local function call_range(command, key, from, count)
   end
 end
 
-local a = 9
-for s = 0, tonumber(ARGV[8]) - 1 do
-  local keys, ids, meta = KEYS[7 + 3 * s], KEYS[8 + 3 * s], KEYS[9 + 3 * s]
+local a = 13
+for s = 0, tonumber(ARGV[12]) - 1 do
+  local keys, ids, meta = KEYS[8 + 3 * s], KEYS[9 + 3 * s], KEYS[10 + 3 * s]
   local n = tonumber(ARGV[a]); a = a + 1
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
   call_range('HSET', keys, a, 2 * n); a = a + 2 * n
@@ -81,7 +96,7 @@ for i = 1, n do
 end
 local stored = {}
 for i = 1, #fields, CHUNK do
-  local got = redis.call('HMGET', KEYS[3], unpack(fields, i, math.min(i + CHUNK - 1, #fields)))
+  local got = redis.call('HMGET', KEYS[4], unpack(fields, i, math.min(i + CHUNK - 1, #fields)))
   for j = 1, #got do
     if got[j] then stored[fields[i + j - 1]] = tonumber(got[j]) end
   end
@@ -90,7 +105,7 @@ local winners = {}
 for i = 1, n do
   local field, index, start, retraction = ARGV[a], tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
   local record = ARGV[a + 7]
-  logged[i] = redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[3], '*',
+  logged[i] = redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[3], '*',
     'key', ARGV[a + 4], 'timing', ARGV[a + 5], 'final', ARGV[a + 6],
     'kind', retraction == '1' and 'retraction' or 'pane', 'record', record)
   if retraction ~= '1' and (stored[field] == nil or stored[field] <= index) then
@@ -105,9 +120,9 @@ for field, w in pairs(winners) do
   indexes[#indexes + 1] = field; indexes[#indexes + 1] = w[2]
   order[#order + 1] = w[3]; order[#order + 1] = field
 end
-call_chunked('HSET', KEYS[2], records)
-call_chunked('HSET', KEYS[3], indexes)
-call_chunked('ZADD', KEYS[4], order)
+call_chunked('HSET', KEYS[3], records)
+call_chunked('HSET', KEYS[4], indexes)
+call_chunked('ZADD', KEYS[5], order)
 -- A session merged into another is no window of its own any more: its result goes, and the pane
 -- log tells its readers so, after the commit's panes as the results see it.
 n = tonumber(ARGV[a]); a = a + 1
@@ -115,28 +130,28 @@ local merged = {}
 for i = 1, n do
   local field, key, record = ARGV[a], ARGV[a + 1], ARGV[a + 2]
   merged[i] = field
-  redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[3], '*', 'key', key, 'kind', 'merge',
+  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[3], '*', 'key', key, 'kind', 'merge',
     'record', record)
   a = a + 3
 end
-call_chunked('HDEL', KEYS[2], merged)
 call_chunked('HDEL', KEYS[3], merged)
-call_chunked('ZREM', KEYS[4], merged)
-local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[5])
+call_chunked('HDEL', KEYS[4], merged)
+call_chunked('ZREM', KEYS[5], merged)
+local over = redis.call('ZCARD', KEYS[5]) - tonumber(ARGV[5])
 if over > 0 then
   -- Past the limit, the windows that start earliest are forgotten first.
-  local gone = redis.call('ZPOPMIN', KEYS[4], over)
+  local gone = redis.call('ZPOPMIN', KEYS[5], over)
   local names = {}
   for i = 1, #gone, 2 do
     names[#names + 1] = gone[i]
   end
-  call_chunked('HDEL', KEYS[2], names)
   call_chunked('HDEL', KEYS[3], names)
+  call_chunked('HDEL', KEYS[4], names)
 end
 
 n = tonumber(ARGV[a]); a = a + 1
 for _ = 1, n do
-  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[4], '*', 'reason', ARGV[a], 'record', ARGV[a + 1])
+  redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[4], '*', 'reason', ARGV[a], 'record', ARGV[a + 1])
   a = a + 2
 end
 redis.call('HSET', KEYS[1], 'commit', epoch .. ':' .. sequence, 'commitPanes', table.concat(logged, ' '))

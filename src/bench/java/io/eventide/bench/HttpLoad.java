@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * <p>Usage: {@code HttpLoad url=http://localhost:8080 workload=W1 batch=1000 connections=4}. The
  * subscriber must stay within the pane log's retention ({@code
  * eventide.state.pane-log-max-length}): past it the stream ends with a {@code behind} event, which
- * fails the run.
+ * fails the run. Replicas of one service in cluster mode: {@code url=http://a:8080,http://b:8080},
+ * connection {@code c} posting to the {@code c}-th url (round robin), everything else on the first.
  */
 public final class HttpLoad {
   private static final Pattern VALUE = Pattern.compile("\"value\":(-?[0-9.Ee+-]+)");
@@ -38,10 +39,12 @@ public final class HttpLoad {
 
   private final HttpClient http = ServiceClient.http();
   private final String url;
+  private final List<String> ingestUrls;
   private final ServiceClient service;
 
-  private HttpLoad(String url) {
-    this.url = url;
+  private HttpLoad(String urls) {
+    this.ingestUrls = List.of(urls.split(","));
+    this.url = ingestUrls.get(0);
     this.service = new ServiceClient(http, url);
   }
 
@@ -143,7 +146,9 @@ public final class HttpLoad {
     java.util.concurrent.Phaser rounds = new java.util.concurrent.Phaser(bodies.size());
     try {
       List<Future<Long>> parts = new ArrayList<>();
-      for (List<byte[]> connection : bodies) {
+      for (int c = 0; c < bodies.size(); c++) {
+        List<byte[]> connection = bodies.get(c);
+        String target = ingestUrls.get(c % ingestUrls.size());
         parts.add(
             pool.submit(
                 () -> {
@@ -153,7 +158,7 @@ public final class HttpLoad {
                     HttpResponse<String> r =
                         http.send(
                             HttpRequest.newBuilder(
-                                    URI.create(url + "/pipelines/" + pipeline + "/events"))
+                                    URI.create(target + "/pipelines/" + pipeline + "/events"))
                                 .header("Content-Type", "application/x-ndjson")
                                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                                 .build(),

@@ -4,7 +4,7 @@ import io.eventide.config.IngestProperties;
 import io.eventide.core.IngestResult;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.PipelineRuntimes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -91,7 +91,7 @@ class IngestController {
    * exact.
    */
   private Mono<IngestResult> ingestNdjson(
-      PipelineRuntime runtime, Flux<DataBuffer> body, long limit) {
+      PipelineInput runtime, Flux<DataBuffer> body, long limit) {
     AtomicLong bytes = new AtomicLong();
     Flux<DataBuffer> counted =
         body.doOnNext(

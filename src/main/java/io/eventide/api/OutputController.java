@@ -204,7 +204,7 @@ class OutputController {
     return definition(name)
         .flatMap(
             d ->
-                Mono.fromFuture(() -> runtimes.explain(name, key))
+                Mono.fromFuture(() -> runtimes.explain(d, key))
                     .map(windows -> explained(name, d.event().keyFields(), windows)));
   }
 
@@ -250,7 +250,7 @@ class OutputController {
   @GetMapping(path = "/{name}/watermark", produces = MediaType.APPLICATION_JSON_VALUE)
   Mono<JsonNode> watermark(@PathVariable String name) {
     return definition(name)
-        .flatMap(d -> Mono.fromFuture(() -> runtimes.watermark(name)))
+        .flatMap(d -> Mono.fromFuture(() -> runtimes.watermark(d)))
         .map(WatermarkJson::toJson);
   }
 

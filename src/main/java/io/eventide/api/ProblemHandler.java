@@ -3,6 +3,7 @@ package io.eventide.api;
 import io.eventide.config.StateProperties;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Violation;
+import io.eventide.runtime.IngestLogException;
 import io.eventide.runtime.PipelineGoneException;
 import io.eventide.runtime.RedefinitionConflictException;
 import io.eventide.state.CommitUnresolvedException;
@@ -160,6 +161,32 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     return problem;
   }
 
+  /**
+   * Cluster mode: the ingest log took nothing of the request (it can be sent again), or did not say
+   * in time whether it took all of it.
+   */
+  @ExceptionHandler(IngestLogException.class)
+  ResponseEntity<ProblemDetail> ingestLog(IngestLogException e) {
+    return retryLater(ingestLogProblem(e));
+  }
+
+  private static ProblemDetail ingestLogProblem(IngestLogException e) {
+    if (!e.outcomeKnown()) {
+      ProblemDetail problem = commitUnresolvedProblem();
+      problem.setDetail(
+          "the ingest log did not confirm every event of this request: some or all of them may"
+              + " have been logged, and will then be applied. Events with ids can be sent again"
+              + " safely; events without ids may then be counted twice");
+      return problem;
+    }
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            "the ingest log is unavailable; nothing of this request was logged, retry later");
+    problem.setTitle("Ingest log unavailable");
+    return problem;
+  }
+
   /** Nothing of the request was applied: it can be sent again once fewer are in flight. */
   @ExceptionHandler(IngestionBusyException.class)
   ResponseEntity<ProblemDetail> busy(IngestionBusyException e) {
@@ -192,6 +219,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
     if (e instanceof CommitUnresolvedException) {
       return commitUnresolvedProblem();
+    }
+    if (e instanceof IngestLogException log) {
+      return ingestLogProblem(log);
     }
     if (e instanceof UnreplicatedCommitException unreplicated) {
       return unreplicatedProblem(unreplicated);

@@ -2,7 +2,7 @@ package io.eventide.api;
 
 import io.eventide.core.IngestResult;
 import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.Streams;
 import io.eventide.security.StreamProducers;
 import java.util.List;
@@ -92,7 +92,7 @@ class StreamController {
 
   /** The batches one after another, each committed before the next, as the pipeline route does. */
   private static Mono<IngestResult> ingest(
-      PipelineRuntime runtime, List<EventBodies.Lines> batches, Map<String, IngestResult> applied) {
+      PipelineInput runtime, List<EventBodies.Lines> batches, Map<String, IngestResult> applied) {
     String name = runtime.definition().name();
     return Flux.fromIterable(batches)
         .concatMap(

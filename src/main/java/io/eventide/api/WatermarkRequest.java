@@ -4,7 +4,7 @@ import io.eventide.pipeline.EventReader;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.Timestamps;
 import io.eventide.pipeline.Violation;
-import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.PipelineInput;
 import java.util.List;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -41,7 +41,7 @@ record WatermarkRequest(String source, long watermark) {
   }
 
   /** Posts the watermark to one pipeline; the answer says whether it moved, and where it is. */
-  Mono<JsonNode> applyTo(PipelineRuntime runtime) {
+  Mono<JsonNode> applyTo(PipelineInput runtime) {
     return Mono.fromFuture(() -> runtime.postWatermark(source, watermark))
         .flatMap(
             accepted ->

@@ -13,7 +13,8 @@ import org.springframework.context.annotation.Configuration;
   IngestProperties.class,
   OutputProperties.class,
   SimulationProperties.class,
-  PipelineProperties.class
+  PipelineProperties.class,
+  ClusterProperties.class
 })
 public class EventideConfiguration {
 

@@ -12,6 +12,7 @@ import io.eventide.pipeline.WatermarkPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
+import java.util.function.IntToLongFunction;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -40,6 +41,18 @@ public final class PipelineCore {
   private String trackerCommitted;
 
   /**
+   * In cluster mode, the partition this core is and the pipeline's view of every partition; null
+   * when one process owns the whole pipeline.
+   */
+  private final Partition partition;
+
+  /**
+   * A core that is one partition of a pipeline in cluster mode: its sources' watermark is reported
+   * to {@code watermarks}, and its input watermark is theirs over all partitions.
+   */
+  public record Partition(int index, PartitionWatermarks watermarks) {}
+
+  /**
    * @param watermark the watermark the shards have reached (the lowest over shards on a restart)
    * @param restoredTracker the tracker's state as last committed, or null
    * @param durable whether the tracker's changes must be reported for commit
@@ -52,6 +65,22 @@ public final class PipelineCore {
       String restoredTracker,
       boolean durable,
       IngestBounds bounds) {
+    this(definition, mode, shardCount, watermark, restoredTracker, durable, bounds, null);
+  }
+
+  /**
+   * @param partition the partition this core is in cluster mode (with one shard), else null
+   */
+  public PipelineCore(
+      PipelineDefinition definition,
+      WatermarkMode mode,
+      int shardCount,
+      long watermark,
+      String restoredTracker,
+      boolean durable,
+      IngestBounds bounds,
+      Partition partition) {
+    this.partition = partition;
     this.shardCount = shardCount;
     this.durable = durable;
     this.watermark = watermark;
@@ -90,6 +119,9 @@ public final class PipelineCore {
           policy.idleTimeout().toMillis(),
           policy.idleAdvance());
     }
+    if (partition != null) {
+      partition.watermarks().reconfigure(next.watermark().idleTimeout().toMillis());
+    }
   }
 
   /**
@@ -117,6 +149,11 @@ public final class PipelineCore {
       this.invalid = invalid;
     }
 
+    /** The events read for shard {@code shard}, in the order they came. */
+    public List<IncomingEvent> part(int shard) {
+      return parts.get(shard);
+    }
+
     /** The events refused before any shard; a caller may add its own (unreadable lines). */
     public List<DeadLetter> rejected() {
       return rejected;
@@ -140,9 +177,19 @@ public final class PipelineCore {
    *     partitions of a Kafka poll); may return null for the default source
    */
   public ReadBatch read(List<JsonNode> events, IntFunction<String> defaultSource, long now) {
+    return read(events, defaultSource, i -> now);
+  }
+
+  /**
+   * Like {@link #read(List, IntFunction, long)}, each event as of its own wall-clock time: in
+   * cluster mode a partition's owner reads each logged event as of when the replica that logged it
+   * read it, so that both come to the same verdict whatever their clocks say.
+   */
+  public ReadBatch read(
+      List<JsonNode> events, IntFunction<String> defaultSource, IntToLongFunction readAt) {
     PipelineDefinition d = definition;
     EventReader r = reader;
-    long latest = tracker == null ? Long.MAX_VALUE : now + d.watermark().maxFutureSkew().toMillis();
+    long skew = tracker == null ? -1 : d.watermark().maxFutureSkew().toMillis();
     List<List<IncomingEvent>> parts = new ArrayList<>(shardCount);
     for (int i = 0; i < shardCount; i++) {
       parts.add(new ArrayList<>());
@@ -153,6 +200,7 @@ public final class PipelineCore {
     int future = 0;
     for (int index = 0; index < events.size(); index++) {
       JsonNode raw = events.get(index);
+      long now = readAt.applyAsLong(index);
       EventReadResult read = r.read(raw);
       if (read == FilteredEvent.INSTANCE) {
         filtered++;
@@ -160,7 +208,7 @@ public final class PipelineCore {
         invalid++;
         rejected.add(DeadLetter.invalid(d.name(), raw, bad.path(), bad.reason(), now));
       } else if (read instanceof Event e) {
-        if (e.timestamp() > latest) {
+        if (skew >= 0 && e.timestamp() > now + skew) {
           future++;
           rejected.add(
               DeadLetter.future(
@@ -310,9 +358,24 @@ public final class PipelineCore {
   }
 
   private <S> void advanceIfMoved(long now, ShardOps<S> shards, List<S> steps) {
-    if (tracker != null) {
-      advance(tracker.current(now), shards, steps);
+    if (tracker == null) {
+      return;
     }
+    long own = tracker.current(now);
+    if (partition == null) {
+      advance(own, shards, steps);
+      return;
+    }
+    partition.watermarks().observe(partition.index(), own, tracker.lastHeard());
+    advance(partition.watermarks().inputWatermark(now), shards, steps);
+  }
+
+  /**
+   * What this partition's own sources say, for the other partitions' owners (cluster mode): their
+   * watermark at {@code now} and when one was last heard from.
+   */
+  public PartitionWatermarks.OwnSources ownSources(long now) {
+    return new PartitionWatermarks.OwnSources(tracker.current(now), tracker.lastHeard());
   }
 
   private <S> void advance(long candidate, ShardOps<S> shards, List<S> steps) {

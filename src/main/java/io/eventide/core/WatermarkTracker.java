@@ -166,6 +166,15 @@ public final class WatermarkTracker {
     return current;
   }
 
+  /** When any source was last heard from; {@link Time#MIN} before any was. */
+  public long lastHeard() {
+    long last = Time.MIN;
+    for (Source s : sources.values()) {
+      last = Math.max(last, s.lastSeen);
+    }
+    return last;
+  }
+
   public List<SourceView> sources(long now) {
     List<SourceView> out = new ArrayList<>();
     sources.forEach(

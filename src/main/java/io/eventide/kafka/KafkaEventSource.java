@@ -1,7 +1,7 @@
 package io.eventide.kafka;
 
 import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.PipelineRuntimes;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -96,14 +96,14 @@ class KafkaEventSource
         unseen.add(r);
       }
     }
-    PipelineRuntime applied =
+    PipelineInput applied =
         runtimes
             .using(
                 definition.name(),
                 () -> Mono.just(definition),
                 runtime ->
                     positions.lostWith(runtime)
-                        ? Mono.<PipelineRuntime>empty()
+                        ? Mono.<PipelineInput>empty()
                         : Mono.fromFuture(() -> ingest(runtime, unseen)).thenReturn(runtime))
             .block();
     if (applied == null) {
@@ -118,7 +118,7 @@ class KafkaEventSource
   }
 
   private CompletableFuture<?> ingest(
-      PipelineRuntime runtime, List<ConsumerRecord<String, byte[]>> records) {
+      PipelineInput runtime, List<ConsumerRecord<String, byte[]>> records) {
     PolledEvents poll = PolledEvents.of(records);
     return runtime.ingest(poll.events(), poll.unreadable(), poll.sources()::get);
   }

@@ -43,13 +43,21 @@ final class KafkaNamePolicy implements PipelineLifecycleListener {
         violations.add(
             "/sinks/kafka/topic",
             "is the pipeline's dead-letter topic, which only Eventide writes");
+      } else if (sink.topic().equals(namespace.eventTopic(pipeline))) {
+        violations.add(
+            "/sinks/kafka/topic",
+            "is the pipeline's ingest log in cluster mode, which only Eventide writes");
       } else if (!allowed(pipeline, sink.topic(), KafkaSettings.Grant::sinkTopics)) {
         violations.add("/sinks/kafka/topic", outside(pipeline, "topic", sink.topic()));
       }
     }
     KafkaSourceDefinition source = definition.source().kafka();
     if (source != null) {
-      if (!allowed(pipeline, source.topic(), KafkaSettings.Grant::sourceTopics)) {
+      if (source.topic().equals(namespace.eventTopic(pipeline))) {
+        violations.add(
+            "/source/kafka/topic",
+            "is the pipeline's ingest log in cluster mode, which Eventide reads itself");
+      } else if (!allowed(pipeline, source.topic(), KafkaSettings.Grant::sourceTopics)) {
         violations.add("/source/kafka/topic", outside(pipeline, "topic", source.topic()));
       }
       if (!allowed(pipeline, source.group(), KafkaSettings.Grant::groups)) {

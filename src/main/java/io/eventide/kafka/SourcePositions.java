@@ -1,6 +1,6 @@
 package io.eventide.kafka;
 
-import io.eventide.runtime.PipelineRuntime;
+import io.eventide.runtime.PipelineInput;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -20,7 +20,7 @@ import org.apache.kafka.common.TopicPartition;
 final class SourcePositions {
   private final boolean durable;
   private final Map<TopicPartition, Long> next = new HashMap<>();
-  private PipelineRuntime appliedTo;
+  private PipelineInput appliedTo;
 
   SourcePositions(boolean durable) {
     this.durable = durable;
@@ -41,7 +41,7 @@ final class SourcePositions {
    * Whether the state the positions went into is gone (a store that is not durable, and another
    * runtime now); the positions are then forgotten, and the source must go back to its start.
    */
-  synchronized boolean lostWith(PipelineRuntime runtime) {
+  synchronized boolean lostWith(PipelineInput runtime) {
     if (durable || appliedTo == null || appliedTo == runtime) {
       return false;
     }
@@ -52,7 +52,7 @@ final class SourcePositions {
 
   /** Notes the records of a batch {@code runtime} applied. */
   synchronized void applied(
-      PipelineRuntime runtime, Iterable<? extends ConsumerRecord<?, ?>> records) {
+      PipelineInput runtime, Iterable<? extends ConsumerRecord<?, ?>> records) {
     appliedTo = runtime;
     for (ConsumerRecord<?, ?> r : records) {
       next.merge(new TopicPartition(r.topic(), r.partition()), r.offset() + 1, Math::max);

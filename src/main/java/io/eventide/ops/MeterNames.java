@@ -25,6 +25,7 @@ final class MeterNames {
   static final String WATERMARK_LAG = "eventide.watermark.lag";
   static final String OPEN_WINDOWS = "eventide.windows.open";
   static final String SSE_SUBSCRIBERS = "eventide.sse.subscribers";
+  static final String PARTITION_WATERMARK = "eventide.cluster.partition.watermark";
   static final String COMMIT = "eventide.state.commit";
   static final String COMMIT_FAILURES = "eventide.state.commit.failures";
 

@@ -5,19 +5,25 @@ import static io.eventide.ops.MeterNames.PIPELINE;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.runtime.DaemonThreads;
+import io.eventide.runtime.OwnedPartitions;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
 import io.eventide.sink.PaneHub;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -36,6 +42,13 @@ public class PipelineGauges implements SmartLifecycle {
   private final ProcessingClock clock;
   private final PipelineMetrics counters;
   private final Set<String> registered = new HashSet<>();
+
+  /** In cluster mode, the partitions this replica owns; null otherwise. */
+  private final OwnedPartitions partitions;
+
+  /** Each owned partition's own sources' watermark (cluster mode). */
+  private final MultiGauge partitionWatermarks;
+
   private final Duration period;
 
   /** The refresh schedule while started; none while the context is stopped. */
@@ -47,8 +60,15 @@ public class PipelineGauges implements SmartLifecycle {
       PaneHub hub,
       ProcessingClock clock,
       PipelineMetrics counters,
-      MetricsProperties properties) {
+      MetricsProperties properties,
+      ObjectProvider<OwnedPartitions> partitions) {
     this.registry = registry;
+    this.partitions = partitions.getIfAvailable();
+    this.partitionWatermarks =
+        MultiGauge.builder(MeterNames.PARTITION_WATERMARK)
+            .description("What an owned partition's own sources say of event time")
+            .baseUnit("seconds")
+            .register(registry);
     this.runtimes = runtimes;
     this.hub = hub;
     this.clock = clock;
@@ -88,6 +108,18 @@ public class PipelineGauges implements SmartLifecycle {
     for (PipelineRuntime r : runtimes.all()) {
       running.add(r.definition().name());
     }
+    if (partitions != null) {
+      List<MultiGauge.Row<?>> rows = new ArrayList<>();
+      for (OwnedPartitions.Id id : partitions.ids()) {
+        running.add(id.pipeline());
+        rows.add(
+            MultiGauge.Row.of(
+                Tags.of(PIPELINE, id.pipeline(), "partition", Integer.toString(id.partition())),
+                partitions,
+                owned -> seconds(owned.sourceWatermark(id))));
+      }
+      partitionWatermarks.register(rows, true);
+    }
     for (String name : running) {
       if (registered.add(name)) {
         register(name);
@@ -108,38 +140,57 @@ public class PipelineGauges implements SmartLifecycle {
 
   private void register(String name) {
     counters.registerAtZero(name);
-    gauge(MeterNames.INPUT_WATERMARK, name, "seconds", this::inputWatermarkSeconds);
-    gauge(MeterNames.WATERMARK_LAG, name, "seconds", this::lagSeconds);
-    gauge(MeterNames.OPEN_WINDOWS, name, null, r -> r.openWindowsLastBeat());
+    gauge(MeterNames.INPUT_WATERMARK, name, "seconds", r -> seconds(inputWatermark(r)));
+    gauge(
+        MeterNames.WATERMARK_LAG,
+        name,
+        "seconds",
+        r -> WatermarkLag.seconds(inputWatermark(r), clock.now()));
+    gauge(
+        MeterNames.OPEN_WINDOWS,
+        name,
+        null,
+        r -> r.stream().mapToInt(PipelineRuntime::openWindowsLastBeat).sum());
     Gauge.builder(MeterNames.SSE_SUBSCRIBERS, hub, h -> h.subscriberCount(name))
         .tag(PIPELINE, name)
         .register(registry);
   }
 
-  /** A gauge that reads the pipeline's current runtime, which a reset replaces. */
+  /**
+   * A gauge over the pipeline's current runtime (which a reset replaces) or, in cluster mode, the
+   * runtimes of its partitions this replica owns; NaN when there is none.
+   */
   private void gauge(
-      String metric, String pipeline, String unit, ToDoubleFunction<PipelineRuntime> value) {
+      String metric, String pipeline, String unit, ToDoubleFunction<List<PipelineRuntime>> value) {
     Gauge.builder(
             metric,
             runtimes,
             all -> {
-              PipelineRuntime r = all.find(pipeline);
-              return r == null ? Double.NaN : value.applyAsDouble(r);
+              List<PipelineRuntime> running = runtimesOf(pipeline);
+              return running.isEmpty() ? Double.NaN : value.applyAsDouble(running);
             })
         .baseUnit(unit)
         .tag(PIPELINE, pipeline)
         .register(registry);
   }
 
-  private double inputWatermarkSeconds(PipelineRuntime r) {
-    long w = r.inputWatermark();
+  private List<PipelineRuntime> runtimesOf(String pipeline) {
+    PipelineRuntime whole = runtimes.find(pipeline);
+    if (whole != null) {
+      return List.of(whole);
+    }
+    return partitions == null ? List.of() : partitions.runtimes(pipeline);
+  }
+
+  /** The lowest input watermark of the runtimes (in cluster mode, they share one view). */
+  private static long inputWatermark(List<PipelineRuntime> running) {
+    return running.stream().mapToLong(PipelineRuntime::inputWatermark).min().orElse(Time.MIN);
+  }
+
+  private static double seconds(long w) {
     if (w <= Time.MIN) {
       return Double.NaN;
     }
     return w >= Time.MAX ? Double.POSITIVE_INFINITY : w / 1000.0;
-  }
-
-  private double lagSeconds(PipelineRuntime r) {
-    return WatermarkLag.seconds(r.inputWatermark(), clock.now());
   }
 }

@@ -25,6 +25,11 @@ public record KafkaNamespace(String prefix) {
     return of(pipeline) + "dead-letters";
   }
 
+  /** The pipeline's ingest log in cluster mode, which only Eventide writes and reads. */
+  public String eventTopic(String pipeline) {
+    return of(pipeline) + "events";
+  }
+
   public String group(String pipeline) {
     return of(pipeline) + "source";
   }

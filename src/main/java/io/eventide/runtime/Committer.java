@@ -9,6 +9,7 @@ import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;
 import io.eventide.state.Commit;
+import io.eventide.state.PartitionProgress;
 import io.eventide.state.PipelineState;
 import io.eventide.state.StateUnavailableException;
 import io.eventide.state.UnreplicatedCommitException;
@@ -61,13 +62,17 @@ final class Committer {
   }
 
   /**
-   * Queues a commit of {@code steps}, the tracker's state ({@code null} when unchanged) and {@code
-   * rejected} events. The caller holds the runtime's order lock, which is what orders commits.
+   * Queues a commit of {@code steps}, the tracker's state ({@code null} when unchanged), {@code
+   * rejected} events and, in cluster mode, the partition's progress (else null). The caller holds
+   * the runtime's order lock, which is what orders commits.
    *
    * @return completes once committed and published
    */
   CompletableFuture<Void> submit(
-      List<CompletableFuture<ShardStep>> steps, String tracker, List<DeadLetter> rejected) {
+      List<CompletableFuture<ShardStep>> steps,
+      String tracker,
+      List<DeadLetter> rejected,
+      PartitionProgress progress) {
     CompletableFuture<Void> done = new CompletableFuture<>();
     CompletableFuture<Void> previous = tail;
     tail = done;
@@ -76,7 +81,8 @@ final class Committer {
         .thenCombine(previous.handle((v, error) -> null), (error, ignored) -> error)
         // Off the thread that completed the previous commit: with Redis that is the client's I/O
         // thread, which must go back to reading replies.
-        .thenAcceptAsync(stepError -> writeOrFail(steps, tracker, rejected, stepError, done), pool);
+        .thenAcceptAsync(
+            stepError -> writeOrFail(steps, tracker, rejected, progress, stepError, done), pool);
     return done;
   }
 
@@ -85,10 +91,11 @@ final class Committer {
       List<CompletableFuture<ShardStep>> steps,
       String tracker,
       List<DeadLetter> rejected,
+      PartitionProgress progress,
       Throwable stepError,
       CompletableFuture<Void> done) {
     try {
-      write(steps, tracker, rejected, stepError, done);
+      write(steps, tracker, rejected, progress, stepError, done);
     } catch (RuntimeException e) {
       failure = e;
       done.completeExceptionally(e);
@@ -109,6 +116,7 @@ final class Committer {
       List<CompletableFuture<ShardStep>> steps,
       String tracker,
       List<DeadLetter> rejected,
+      PartitionProgress progress,
       Throwable stepError,
       CompletableFuture<Void> done) {
     if (failure != null) {
@@ -135,7 +143,7 @@ final class Committer {
       mergedAway.addAll(step.mergedAway());
       letters.addAll(step.deadLetters());
     }
-    Commit commit = new Commit(changes, tracker, rendered, mergedAway, letters);
+    Commit commit = new Commit(changes, tracker, rendered, mergedAway, letters, progress);
     if (commit.isEmpty()) {
       done.complete(null);
       return;

@@ -69,7 +69,8 @@ public class PipelineLifecycle implements DisposableBean {
    */
   @EventListener(ApplicationReadyEvent.class)
   public void resumeAll() {
-    if (!store.durable()) {
+    // In cluster mode partitions resume where they are assigned.
+    if (!store.durable() || runtimes.clustered()) {
       return;
     }
     registry

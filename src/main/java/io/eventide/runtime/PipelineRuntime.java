@@ -4,6 +4,7 @@ import io.eventide.core.DeadLetter;
 import io.eventide.core.IncomingEvent;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
+import io.eventide.core.PartitionWatermarks;
 import io.eventide.core.PipelineCore;
 import io.eventide.core.RenderBudget;
 import io.eventide.core.ShardCore;
@@ -17,6 +18,7 @@ import io.eventide.engine.WindowSnapshot;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
+import io.eventide.state.PartitionProgress;
 import io.eventide.state.PipelineState;
 import io.eventide.state.UnreplicatedCommitException;
 import java.util.ArrayList;
@@ -26,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
+import java.util.function.IntToLongFunction;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -37,7 +40,7 @@ import tools.jackson.databind.JsonNode;
  * previous one ({@link Committer}). Shards run their queues in order, so a batch always sees the
  * watermark as it stood when it arrived, and commits follow the order in which the shards changed.
  */
-public final class PipelineRuntime {
+public final class PipelineRuntime implements PipelineInput {
   private final PipelineCore core;
   private final Shard[] shards;
   private final ShardOps<CompletableFuture<ShardStep>> ops;
@@ -53,6 +56,9 @@ public final class PipelineRuntime {
   /** Refreshed on every beat, for gauges that must not wait for the shards. */
   private volatile int openWindows;
 
+  /** The partition this runtime is in cluster mode, else null. */
+  private final PipelineCore.Partition partition;
+
   /**
    * @param state the pipeline's state as opened; the runtime starts where it left off
    * @param durable whether the store keeps engine state, so that shards must report changes
@@ -67,6 +73,25 @@ public final class PipelineRuntime {
       DeadLetterListener deadLetters,
       RuntimeObserver observer,
       IngestBounds bounds) {
+    this(definition, state, durable, pool, clock, panes, deadLetters, observer, bounds, null);
+  }
+
+  /**
+   * @param partition in cluster mode, the partition of the pipeline this runtime owns (its state
+   *     has one shard); null when the runtime is the whole pipeline
+   */
+  public PipelineRuntime(
+      PipelineDefinition definition,
+      PipelineState state,
+      boolean durable,
+      Executor pool,
+      ProcessingClock clock,
+      PaneListener panes,
+      DeadLetterListener deadLetters,
+      RuntimeObserver observer,
+      IngestBounds bounds,
+      PipelineCore.Partition partition) {
+    this.partition = partition;
     this.clock = clock;
     this.observer = observer;
     this.committer = new Committer(definition.name(), state, panes, deadLetters, pool, observer);
@@ -88,7 +113,8 @@ public final class PipelineRuntime {
             watermark,
             state.tracker(),
             durable,
-            bounds);
+            bounds,
+            partition);
     this.ops = new QueuedShards();
   }
 
@@ -129,6 +155,7 @@ public final class PipelineRuntime {
     return committer.failed();
   }
 
+  @Override
   public PipelineDefinition definition() {
     return core.definition();
   }
@@ -146,22 +173,35 @@ public final class PipelineRuntime {
     }
   }
 
-  /** Reads, checks and applies one batch; completes once its effect is committed. */
-  public CompletableFuture<IngestResult> ingest(List<JsonNode> events) {
-    return ingest(events, List.of(), i -> null);
-  }
-
   /**
    * Like {@link #ingest(List)}, with lines that are not JSON at all (dead-lettered as invalid) and,
    * for a transport whose events come from several sources in one batch (the partitions of a Kafka
    * poll), {@code defaultSource} naming the watermark source of event {@code i} when the event
    * itself names none. One commit takes it all.
    */
+  @Override
   public CompletableFuture<IngestResult> ingest(
       List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
+    return ingest(events, unreadable, null, defaultSource, null);
+  }
+
+  /**
+   * Like {@link #ingest(List, List, IntFunction)}, for a run of records of a partition's ingest log
+   * (cluster mode): each event is read as of {@code readAt}, when the replica that logged it read
+   * it (null: now), and the commit records {@code nextOffset} as where the partition resumes.
+   */
+  CompletableFuture<IngestResult> ingest(
+      List<JsonNode> events,
+      List<String> unreadable,
+      IntToLongFunction readAt,
+      IntFunction<String> defaultSource,
+      Long nextOffset) {
     long started = System.nanoTime();
     long now = clock.now();
-    PipelineCore.ReadBatch batch = core.read(events, defaultSource, now);
+    PipelineCore.ReadBatch batch =
+        readAt == null
+            ? core.read(events, defaultSource, now)
+            : core.read(events, defaultSource, readAt);
     // The batch's own list: applying it adds the events of sources beyond the cap.
     List<DeadLetter> rejected = batch.rejected();
     rejected.addAll(core.unreadable(unreadable, now));
@@ -169,7 +209,8 @@ public final class PipelineRuntime {
     CompletableFuture<Void> committed;
     synchronized (order) {
       steps = core.apply(batch, now, ops);
-      committed = committer.submit(steps, core.trackerChange(), rejected);
+      committed =
+          committer.submit(steps, core.trackerChange(), rejected, progress(nextOffset, now));
     }
     IngestResult unread = new IngestResult(0, 0, 0, 0, 0, 0, 0, unreadable.size());
     return committed.handle(
@@ -196,15 +237,35 @@ public final class PipelineRuntime {
    *
    * @return false when it would have gone backwards and was ignored
    */
+  @Override
   public CompletableFuture<Boolean> postWatermark(String source, long value) {
+    return postWatermark(source, value, null);
+  }
+
+  /**
+   * Like {@link #postWatermark(String, long)}, for a watermark record of a partition's ingest log
+   * (cluster mode), whose commit records {@code nextOffset} as where the partition resumes.
+   */
+  CompletableFuture<Boolean> postWatermark(String source, long value, Long nextOffset) {
     long now = clock.now();
     PipelineCore.Posted<CompletableFuture<ShardStep>> posted;
     CompletableFuture<Void> committed;
     synchronized (order) {
       posted = core.postWatermark(source, value, now, ops);
-      committed = committer.submit(posted.steps(), core.trackerChange(), List.of());
+      committed =
+          committer.submit(
+              posted.steps(), core.trackerChange(), List.of(), progress(nextOffset, now));
     }
     return committed.thenApply(v -> posted.accepted());
+  }
+
+  /** The partition's progress for a commit (cluster mode); null for a whole pipeline. */
+  private PartitionProgress progress(Long nextOffset, long now) {
+    if (partition == null) {
+      return null;
+    }
+    PartitionWatermarks.OwnSources own = core.ownSources(now);
+    return new PartitionProgress(nextOffset, own.watermark(), own.heard());
   }
 
   /** The scheduler's beat: idle sources and the wall clock move time on. */
@@ -214,7 +275,7 @@ public final class PipelineRuntime {
       if (closed) {
         return;
       }
-      committer.submit(core.beat(now, ops), core.trackerChange(), List.of());
+      committer.submit(core.beat(now, ops), core.trackerChange(), List.of(), progress(null, now));
     }
     openWindows().thenAccept(n -> openWindows = n);
   }
@@ -229,6 +290,7 @@ public final class PipelineRuntime {
     return openWindows;
   }
 
+  @Override
   public CompletableFuture<WatermarkView> watermark() {
     long now = clock.now();
     long input;

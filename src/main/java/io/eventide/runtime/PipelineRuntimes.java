@@ -5,6 +5,7 @@ import io.eventide.config.RuntimeProperties;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
+import io.eventide.core.PipelineCore;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
@@ -24,6 +25,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +37,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -81,6 +85,15 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   /** The clock's beat while started; a stopped context (a paused test context too) has none. */
   private ScheduledExecutorService beat;
 
+  /**
+   * In cluster mode, where requests log what they take for the partitions' owners (no process runs
+   * a whole pipeline); null when this process runs whole pipelines.
+   */
+  private final ClusterIngest cluster;
+
+  /** Beaten with the runtimes: the partitions this process owns in cluster mode. */
+  private final List<Runnable> beaten = new CopyOnWriteArrayList<>();
+
   public PipelineRuntimes(
       RuntimeProperties properties,
       IngestProperties ingest,
@@ -89,7 +102,9 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
       List<DeadLetterListener> deadLetterListeners,
       List<RuntimeObserver> observers,
       StateStore store,
-      PipelineRegistry registry) {
+      PipelineRegistry registry,
+      ObjectProvider<ClusterIngest> cluster) {
+    this.cluster = cluster.getIfAvailable();
     this.properties = properties;
     this.bounds = ingest.bounds();
     this.store = store;
@@ -130,7 +145,18 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   public <T> Mono<T> using(
       String name,
       Supplier<Mono<PipelineDefinition>> definition,
-      Function<PipelineRuntime, Mono<T>> work) {
+      Function<PipelineInput, Mono<T>> work) {
+    if (cluster != null) {
+      // The registry is read at every request, whatever the caller holds (a Kafka source keeps the
+      // definition it started with): a reset on another replica must not leave this one logging
+      // under the lineage it replaced, whose records the partitions' owners skip. The caller's
+      // definition says what a pipeline the registry lacks means for it.
+      return registry
+          .find(name)
+          .switchIfEmpty(Mono.defer(definition))
+          .flatMap(d -> Mono.fromFuture(cluster.input(d), true))
+          .flatMap(work);
+    }
     return Mono.defer(() -> attempt(name, definition, work))
         .retryWhen(
             Retry.max(RETRIES_WHEN_CLOSED)
@@ -141,7 +167,7 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
   private <T> Mono<T> attempt(
       String name,
       Supplier<Mono<PipelineDefinition>> definition,
-      Function<PipelineRuntime, Mono<T>> work) {
+      Function<PipelineInput, Mono<T>> work) {
     long generation = this.generation.get();
     PipelineRuntime r = find(name);
     Mono<PipelineRuntime> runtime =
@@ -220,6 +246,31 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
     return store.durable();
   }
 
+  /**
+   * Whether this process runs in cluster mode: requests log, and partitions are owned one by one
+   * ({@link OwnedPartitions}), so no whole pipeline runs here.
+   */
+  public boolean clustered() {
+    return cluster != null;
+  }
+
+  /** A runtime of one partition of a pipeline in cluster mode ({@link OwnedPartitions}). */
+  PipelineRuntime partitionRuntime(
+      PipelineDefinition definition, PipelineState state, PipelineCore.Partition partition) {
+    return new PipelineRuntime(
+        definition, state, true, workers, clock, panes, deadLetters, observer, bounds, partition);
+  }
+
+  /** Runs {@code beat} on every beat of the clock, as the runtimes are beaten. */
+  void onBeat(Runnable beat) {
+    beaten.add(beat);
+  }
+
+  /** The shared worker pool, for work that must not run on the store client's threads. */
+  Executor workers() {
+    return workers;
+  }
+
   /** A pipeline's runtime when it is running and healthy, else null. */
   public PipelineRuntime find(String name) {
     CompletableFuture<PipelineRuntime> start = running.get(name);
@@ -229,16 +280,27 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
 
   /**
    * The open windows of a pipeline; none when it is not running. Reading never starts a runtime, so
-   * that a dashboard looking in does not make a later redefinition need a reset.
+   * that a dashboard looking in does not make a later redefinition need a reset. In cluster mode,
+   * as the partitions' owners last committed them.
    */
-  public CompletableFuture<List<WindowSnapshot>> explain(String name, String key) {
-    PipelineRuntime r = find(name);
+  public CompletableFuture<List<WindowSnapshot>> explain(
+      PipelineDefinition definition, String key) {
+    if (cluster != null) {
+      return cluster.explain(definition, key);
+    }
+    PipelineRuntime r = find(definition.name());
     return r == null ? CompletableFuture.completedFuture(List.of()) : r.explain(key);
   }
 
-  /** A pipeline's watermarks; a pipeline that is not running is at the beginning of time. */
-  public CompletableFuture<WatermarkView> watermark(String name) {
-    PipelineRuntime r = find(name);
+  /**
+   * A pipeline's watermarks; a pipeline that is not running is at the beginning of time. In cluster
+   * mode, as its partitions' owners last committed them.
+   */
+  public CompletableFuture<WatermarkView> watermark(PipelineDefinition definition) {
+    if (cluster != null) {
+      return cluster.watermark(definition);
+    }
+    PipelineRuntime r = find(definition.name());
     return r == null
         ? CompletableFuture.completedFuture(
             new WatermarkView(Time.MIN, Time.MIN, clock.now(), List.of()))
@@ -392,6 +454,13 @@ public class PipelineRuntimes implements DisposableBean, SmartLifecycle {
    * clock of the others.
    */
   private void tick() {
+    for (Runnable b : beaten) {
+      try {
+        b.run();
+      } catch (RuntimeException e) {
+        log.error("a beat failed", e);
+      }
+    }
     for (PipelineRuntime r : all()) {
       try {
         if (r.failed()) {

@@ -72,7 +72,7 @@ public class Streams {
    * answer has an outcome per pipeline, by name.
    */
   public <T> Mono<Map<String, Delivery<T>>> deliver(
-      List<PipelineDefinition> readers, Function<PipelineRuntime, Mono<T>> work) {
+      List<PipelineDefinition> readers, Function<PipelineInput, Mono<T>> work) {
     return Flux.fromIterable(readers)
         .flatMap(
             reader ->

@@ -9,17 +9,31 @@ import java.util.List;
 /**
  * Everything one batch (or one beat of the clock) changed in a pipeline, written as one step: the
  * shards' changes, the watermark tracker (null when unchanged), the panes emitted, the session
- * windows merged away (whose results no longer stand for a window) and the events dead-lettered.
+ * windows merged away (whose results no longer stand for a window) and the events dead-lettered; in
+ * cluster mode also where the partition's owner stands ({@code progress}, else null).
  */
 public record Commit(
     List<ShardChanges> shards,
     String tracker,
     List<RenderedPane> panes,
     List<KeyedWindow> mergedAway,
-    List<DeadLetter> deadLetters) {
+    List<DeadLetter> deadLetters,
+    PartitionProgress progress) {
 
+  /** A commit of a pipeline owned whole by one process. */
+  public Commit(
+      List<ShardChanges> shards,
+      String tracker,
+      List<RenderedPane> panes,
+      List<KeyedWindow> mergedAway,
+      List<DeadLetter> deadLetters) {
+    this(shards, tracker, panes, mergedAway, deadLetters, null);
+  }
+
+  /** Nothing to write; a partition that read records must still record how far it read. */
   public boolean isEmpty() {
     return shards.isEmpty()
+        && (progress == null || progress.nextOffset() == null)
         && tracker == null
         && panes.isEmpty()
         && mergedAway.isEmpty()

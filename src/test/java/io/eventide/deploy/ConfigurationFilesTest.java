@@ -41,7 +41,7 @@ class ConfigurationFilesTest {
             .map(d -> d.get("spring.config.activate.on-profile"))
             .filter(p -> p != null)
             .toList();
-    assertThat(profiles).containsExactlyInAnyOrder("redis", "kafka", "prod");
+    assertThat(profiles).containsExactlyInAnyOrder("redis", "kafka", "cluster", "prod");
   }
 
   @Test

@@ -19,7 +19,7 @@ import org.testcontainers.kafka.KafkaContainer;
  * answers, else spring-kafka-test's in-process KRaft broker. Both can be taken away and brought
  * back with their data, for the outage test. {@link Stopper} stops it once every test has run.
  */
-final class KafkaTestBroker implements AutoCloseable {
+public final class KafkaTestBroker implements AutoCloseable {
   private static final String IMAGE = "apache/kafka-native:4.1.1";
   private static KafkaTestBroker instance;
 
@@ -31,7 +31,7 @@ final class KafkaTestBroker implements AutoCloseable {
     this.container = container;
   }
 
-  static synchronized KafkaTestBroker get() {
+  public static synchronized KafkaTestBroker get() {
     if (instance == null) {
       if (DockerClientFactory.instance().isDockerAvailable()) {
         KafkaContainer kafka = new KafkaContainer(IMAGE);
@@ -50,7 +50,7 @@ final class KafkaTestBroker implements AutoCloseable {
    * Stops the broker when the whole test run is over (the root context's store closes what it
    * holds), after the Spring contexts that use it, which close with their classes.
    */
-  static final class Stopper implements BeforeAllCallback {
+  public static final class Stopper implements BeforeAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) {
       context
@@ -72,7 +72,7 @@ final class KafkaTestBroker implements AutoCloseable {
     }
   }
 
-  String bootstrapServers() {
+  public String bootstrapServers() {
     return embedded != null ? embedded.getBrokersAsString() : container.getBootstrapServers();
   }
 

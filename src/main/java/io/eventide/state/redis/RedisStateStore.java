@@ -9,6 +9,7 @@ import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.Pane;
+import io.eventide.engine.Time;
 import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
 import io.eventide.pipeline.PaneRecords;
@@ -17,6 +18,10 @@ import io.eventide.sink.LogPage;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
 import io.eventide.state.OutputStore;
+import io.eventide.state.PartitionProgress;
+import io.eventide.state.PartitionState;
+import io.eventide.state.PartitionStore;
+import io.eventide.state.PartitionWatermark;
 import io.eventide.state.PipelineState;
 import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateStore;
@@ -55,7 +60,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Keeps pipeline state in Redis: each commit is one script call (one round trip, atomic), whatever
  * the batch's size; reads and start-up use plain commands. Key names are in {@link RedisKeys}.
  */
-public class RedisStateStore implements StateStore, OutputStore {
+public class RedisStateStore implements StateStore, OutputStore, PartitionStore {
   private static final Logger log = LoggerFactory.getLogger(RedisStateStore.class);
 
   /** How long a start-up read may take before the store counts as unavailable. */
@@ -68,6 +73,14 @@ public class RedisStateStore implements StateStore, OutputStore {
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> OPEN =
       RedisScript.of(new ClassPathResource("redis/open.lua"), List.class);
+
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> OPEN_PARTITION =
+      RedisScript.of(new ClassPathResource("redis/open-partition.lua"), List.class);
+
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> PARTITION_WATERMARKS =
+      RedisScript.of(new ClassPathResource("redis/partition-watermarks.lua"), List.class);
 
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> PANES =
@@ -155,33 +168,132 @@ public class RedisStateStore implements StateStore, OutputStore {
   public CompletableFuture<PipelineState> open(
       String pipeline, String lineage, int proposedShards) {
     String meta = keys.meta(pipeline);
-    byte[] token = new byte[8];
-    random.nextBytes(token);
-    String epoch = HexFormat.of().formatHex(token);
+    String epoch = newEpoch();
     return strings
         .execute(OPEN, List.of(meta), List.of(lineage, epoch, Integer.toString(proposedShards)))
         .collectList()
         .onErrorMap(RedisStateStore::unavailable)
         .flatMap(
             reply -> {
-              List<String> pairs = flatten(reply);
-              if (pairs.isEmpty()) {
-                return Mono.error(new StaleLineageException(pipeline));
-              }
-              Map<String, String> fields = new HashMap<>();
-              for (int i = 0; i + 1 < pairs.size(); i += 2) {
-                fields.put(pairs.get(i), pairs.get(i + 1));
-              }
+              Map<String, String> fields = metaFields(pipeline, reply);
               int shardCount = Integer.parseInt(fields.get("shards"));
               String tracker = fields.get("tracker");
               return Flux.range(0, shardCount)
                   .concatMap(i -> readShard(pipeline, i))
                   .collectList()
                   .<PipelineState>map(
-                      shards -> new RedisPipelineState(pipeline, epoch, shards, tracker))
+                      shards ->
+                          new RedisPipelineState(
+                              pipeline, lineage, epoch, meta, 0, shards, tracker))
                   .onErrorMap(RedisStateStore::unavailable);
             })
         .toFuture();
+  }
+
+  @Override
+  public CompletableFuture<PartitionState> openPartition(
+      String pipeline, String lineage, int partition, int partitions) {
+    String meta = keys.shardMeta(pipeline, partition);
+    String epoch = newEpoch();
+    return strings
+        .execute(
+            OPEN_PARTITION,
+            List.of(keys.meta(pipeline), meta),
+            List.of(lineage, epoch, Integer.toString(partitions)))
+        .collectList()
+        .onErrorMap(RedisStateStore::unavailable)
+        .flatMap(
+            reply -> {
+              Map<String, String> fields = metaFields(pipeline, reply);
+              long offset = Long.parseLong(fields.getOrDefault("offset", "0"));
+              return readShard(pipeline, partition)
+                  .<PartitionState>map(
+                      shard ->
+                          new RedisPartitionState(
+                              pipeline,
+                              lineage,
+                              epoch,
+                              partition,
+                              shard,
+                              fields.get("tracker"),
+                              offset))
+                  .onErrorMap(RedisStateStore::unavailable);
+            })
+        .toFuture();
+  }
+
+  @Override
+  public CompletableFuture<List<PartitionWatermark>> partitionWatermarks(
+      String pipeline, int partitions) {
+    List<String> metas = new ArrayList<>(partitions);
+    for (int p = 0; p < partitions; p++) {
+      metas.add(keys.shardMeta(pipeline, p));
+    }
+    return strings
+        .execute(PARTITION_WATERMARKS, metas, List.of())
+        .collectList()
+        .map(
+            reply -> {
+              // The script's one reply, a list of [watermark, heard] pairs, is the Flux's element.
+              List<?> pairs = reply.size() == 1 ? (List<?>) reply.get(0) : reply;
+              List<PartitionWatermark> out = new ArrayList<>(partitions);
+              for (int p = 0; p < pairs.size(); p++) {
+                List<?> pair = (List<?>) pairs.get(p);
+                Object watermark = pair.get(0);
+                out.add(
+                    watermark == null
+                        ? new PartitionWatermark(p, Time.MIN, Time.MIN)
+                        : new PartitionWatermark(
+                            p, Long.parseLong(text(watermark)), Long.parseLong(text(pair.get(1)))));
+              }
+              return out;
+            })
+        .onErrorMap(RedisStateStore::unavailable)
+        .toFuture();
+  }
+
+  @Override
+  public CompletableFuture<ShardSnapshot> readPartition(
+      String pipeline, int partition, String key) {
+    if (key == null) {
+      return readShard(pipeline, partition).onErrorMap(RedisStateStore::unavailable).toFuture();
+    }
+    Mono<Optional<Long>> watermark =
+        strings
+            .opsForHash()
+            .get(keys.shardMeta(pipeline, partition), "watermark")
+            .map(w -> Optional.of(Long.parseLong((String) w)))
+            .defaultIfEmpty(Optional.empty());
+    Mono<Map<String, byte[]>> state =
+        bytes
+            .<String, byte[]>opsForHash()
+            .get(keys.shardKeys(pipeline, partition), key)
+            .map(b -> Map.of(key, b))
+            .defaultIfEmpty(Map.of());
+    return Mono.zip(watermark, state)
+        .map(t -> new ShardSnapshot(t.getT1().orElse(null), t.getT2(), Map.of()))
+        .onErrorMap(RedisStateStore::unavailable)
+        .toFuture();
+  }
+
+  /** A new owner's epoch: random, so that no two opens ever share one. */
+  private String newEpoch() {
+    byte[] token = new byte[8];
+    random.nextBytes(token);
+    return HexFormat.of().formatHex(token);
+  }
+
+  /** An open script's reply as the meta hash's fields; fails when the lineage was another. */
+  private static Map<String, String> metaFields(String pipeline, List<?> reply) {
+    List<String> pairs = flatten(reply);
+    if (pairs.isEmpty()) {
+      throw new StaleLineageException(pipeline);
+    }
+    Map<String, String> fields = new HashMap<>();
+    for (int i = 0; i + 1 < pairs.size(); i += 2) {
+      fields.put(pairs.get(i), pairs.get(i + 1));
+    }
+    return fields;
   }
 
   /**
@@ -370,21 +482,38 @@ public class RedisStateStore implements StateStore, OutputStore {
         : new StateUnavailableException("Redis: " + e.getMessage(), e);
   }
 
-  /** One owner's handle: commits carry its epoch, so a fenced owner's commits fail. */
-  private final class RedisPipelineState implements PipelineState {
+  /**
+   * One owner's handle: commits carry its epoch, so a fenced owner's commits fail. The owner is the
+   * whole pipeline (its meta holds the epoch, its shards are numbered from 0) or, in cluster mode,
+   * one partition (whose shard meta holds the epoch, and whose one shard is the partition).
+   */
+  private class RedisPipelineState implements PipelineState {
     private final String pipeline;
+    private final byte[] lineage;
     private final String epochText;
     private final byte[] epoch;
+    private final String ownerMeta;
+    private final int firstShard;
     private final List<ShardSnapshot> shards;
     private final String tracker;
 
     /** The sequence number of the last commit issued; commits are issued one after another. */
     private long sequence;
 
-    RedisPipelineState(String pipeline, String epoch, List<ShardSnapshot> shards, String tracker) {
+    RedisPipelineState(
+        String pipeline,
+        String lineage,
+        String epoch,
+        String ownerMeta,
+        int firstShard,
+        List<ShardSnapshot> shards,
+        String tracker) {
       this.pipeline = pipeline;
+      this.lineage = utf8(lineage);
       this.epochText = epoch;
       this.epoch = utf8(epoch);
+      this.ownerMeta = ownerMeta;
+      this.firstShard = firstShard;
       this.shards = shards;
       this.tracker = tracker;
     }
@@ -407,7 +536,7 @@ public class RedisStateStore implements StateStore, OutputStore {
     @Override
     public CompletableFuture<Void> release() {
       return strings
-          .execute(RELEASE, List.of(keys.meta(pipeline)), List.of(epochText))
+          .execute(RELEASE, List.of(ownerMeta), List.of(epochText))
           .then()
           .onErrorMap(RedisStateStore::unavailable)
           .toFuture();
@@ -416,7 +545,8 @@ public class RedisStateStore implements StateStore, OutputStore {
     @Override
     @SuppressWarnings("unchecked")
     public CompletableFuture<List<String>> commit(Commit commit) {
-      List<String> scriptKeys = new ArrayList<>(6 + 3 * commit.shards().size());
+      List<String> scriptKeys = new ArrayList<>(7 + 3 * commit.shards().size());
+      scriptKeys.add(ownerMeta);
       scriptKeys.add(keys.meta(pipeline));
       scriptKeys.add(keys.results(pipeline));
       scriptKeys.add(keys.resultsIndex(pipeline));
@@ -425,7 +555,7 @@ public class RedisStateStore implements StateStore, OutputStore {
       scriptKeys.add(keys.deadLetters(pipeline));
       long number = ++sequence;
       int size =
-          10
+          14
               + 8 * commit.panes().size()
               + 3 * commit.mergedAway().size()
               + 2 * commit.deadLetters().size();
@@ -440,11 +570,20 @@ public class RedisStateStore implements StateStore, OutputStore {
       args.add(number(outputs.resultsPerPipeline()));
       args.add(commit.tracker() == null ? new byte[0] : utf8(commit.tracker()));
       args.add(number(maxIdsPerShard));
+      args.add(lineage);
+      PartitionProgress progress = commit.progress();
+      args.add(
+          progress == null || progress.nextOffset() == null
+              ? new byte[0]
+              : number(progress.nextOffset()));
+      args.add(progress == null ? new byte[0] : number(progress.sourceWatermark()));
+      args.add(progress == null ? new byte[0] : number(progress.heard()));
       args.add(number(commit.shards().size()));
       for (ShardChanges c : commit.shards()) {
-        scriptKeys.add(keys.shardKeys(pipeline, c.shard()));
-        scriptKeys.add(keys.shardIds(pipeline, c.shard()));
-        scriptKeys.add(keys.shardMeta(pipeline, c.shard()));
+        int shard = firstShard + c.shard();
+        scriptKeys.add(keys.shardKeys(pipeline, shard));
+        scriptKeys.add(keys.shardIds(pipeline, shard));
+        scriptKeys.add(keys.shardMeta(pipeline, shard));
         args.add(number(c.changed().size()));
         c.changed()
             .forEach(
@@ -532,9 +671,7 @@ public class RedisStateStore implements StateStore, OutputStore {
               () ->
                   strings
                       .execute(
-                          RESOLVE,
-                          List.of(keys.meta(pipeline)),
-                          List.of(epochText, Long.toString(number)))
+                          RESOLVE, List.of(ownerMeta), List.of(epochText, Long.toString(number)))
                       .collectList())
           .retryWhen(
               Retry.backoff(Long.MAX_VALUE, RESOLVE_BACKOFF)
@@ -568,6 +705,41 @@ public class RedisStateStore implements StateStore, OutputStore {
                   default -> Mono.error(CommitFailure.unresolved(pipeline, number, lost));
                 };
               });
+    }
+  }
+
+  /** One partition's owner in cluster mode: its commits record the offset it has read to. */
+  private final class RedisPartitionState extends RedisPipelineState implements PartitionState {
+    private final long nextOffset;
+
+    RedisPartitionState(
+        String pipeline,
+        String lineage,
+        String epoch,
+        int partition,
+        ShardSnapshot shard,
+        String tracker,
+        long nextOffset) {
+      super(
+          pipeline,
+          lineage,
+          epoch,
+          keys.shardMeta(pipeline, partition),
+          partition,
+          List.of(shard),
+          tracker);
+      this.nextOffset = nextOffset;
+    }
+
+    @Override
+    public long nextOffset() {
+      return nextOffset;
+    }
+
+    /** The partition's meta holds its offset, which an undone open must not take with it. */
+    @Override
+    public CompletableFuture<Void> release() {
+      return CompletableFuture.completedFuture(null);
     }
   }
 

@@ -1,0 +1,69 @@
+package io.eventide.kafka;
+
+import io.eventide.runtime.IngestLog;
+import io.eventide.runtime.LogRecord;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * How a {@link LogRecord} is written to a pipeline's ingest topic: the body as the value, the
+ * event's key as the key (for reading the topic by hand), the time it was read as the record's
+ * timestamp, and the rest in headers.
+ */
+final class IngestRecords {
+  static final String KIND = "eventide-kind";
+  static final String LINEAGE = "eventide-lineage";
+  static final String SOURCE = "eventide-source";
+
+  private IngestRecords() {}
+
+  static ProducerRecord<byte[], byte[]> of(String topic, IngestLog.Entry entry) {
+    LogRecord r = entry.record();
+    Headers headers = new RecordHeaders();
+    headers.add(KIND, utf8(r.kind().name()));
+    headers.add(LINEAGE, utf8(r.lineage()));
+    if (r.source() != null) {
+      headers.add(SOURCE, utf8(r.source()));
+    }
+    return new ProducerRecord<>(
+        topic,
+        entry.partition(),
+        r.readAt(),
+        entry.key() == null ? null : utf8(entry.key()),
+        r.body(),
+        headers);
+  }
+
+  /** The record as logged; null for a record Eventide did not write (no kind or lineage). */
+  static LogRecord read(ConsumerRecord<byte[], byte[]> record) {
+    String kind = text(record.headers().lastHeader(KIND));
+    String lineage = text(record.headers().lastHeader(LINEAGE));
+    if (kind == null || lineage == null) {
+      return null;
+    }
+    LogRecord.Kind k;
+    try {
+      k = LogRecord.Kind.valueOf(kind);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return new LogRecord(
+        k,
+        lineage,
+        record.timestamp(),
+        text(record.headers().lastHeader(SOURCE)),
+        record.value() == null ? new byte[0] : record.value());
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String text(Header h) {
+    return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+  }
+}

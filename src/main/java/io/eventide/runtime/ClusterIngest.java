@@ -1,0 +1,248 @@
+package io.eventide.runtime;
+
+import io.eventide.config.IngestProperties;
+import io.eventide.core.DeadLetter;
+import io.eventide.core.IncomingEvent;
+import io.eventide.core.IngestBounds;
+import io.eventide.core.IngestResult;
+import io.eventide.core.PartitionWatermarks;
+import io.eventide.core.PipelineCore;
+import io.eventide.core.RenderBudget;
+import io.eventide.core.ShardCore;
+import io.eventide.core.ShardSnapshot;
+import io.eventide.core.WatermarkMode;
+import io.eventide.core.WatermarkTracker;
+import io.eventide.engine.ProcessingClock;
+import io.eventide.engine.Time;
+import io.eventide.engine.WindowSnapshot;
+import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.state.PartitionStore;
+import io.eventide.state.PartitionWatermark;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Requests in cluster mode (docs/scaling.md): a batch is read and checked here exactly as one
+ * process reads it (bad input is refused the same way), and its events are logged to the partitions
+ * of their keys, to be applied by whichever replica owns each partition. The answer comes once the
+ * log has them durably. A watermark is logged to every partition, so that each applies it in order
+ * with the events logged before it.
+ *
+ * <p>Events this replica would dead-letter (invalid, from the future) are logged too, read as of
+ * the same wall-clock time: the owner reaches the same verdict and writes the dead letter with its
+ * commit, so that it is recorded once, with the partition's state.
+ */
+@Component
+@ConditionalOnBooleanProperty("eventide.cluster.enabled")
+public final class ClusterIngest implements PipelineLifecycleListener {
+  private final IngestLog log;
+  private final PartitionStore store;
+  private final ProcessingClock clock;
+  private final IngestBounds bounds;
+
+  /** A reading core per pipeline, for the revision and partition count it was built for. */
+  private final Map<String, Reader> readers = new ConcurrentHashMap<>();
+
+  private record Reader(PipelineDefinition definition, int partitions, PipelineCore core) {}
+
+  public ClusterIngest(
+      IngestLog log, PartitionStore store, ProcessingClock clock, IngestProperties ingest) {
+    this.log = log;
+    this.store = store;
+    this.clock = clock;
+    this.bounds = ingest.bounds();
+  }
+
+  /** A deleted pipeline's reading core goes; a pipeline defined again gets a new one. */
+  @Override
+  public void deleted(String name) {
+    readers.remove(name);
+  }
+
+  /** The pipeline as requests see it in cluster mode: its log, and its partitions' watermarks. */
+  public CompletableFuture<PipelineInput> input(PipelineDefinition definition) {
+    return log.partitions(definition.name()).thenApply(n -> new Logged(reader(definition, n)));
+  }
+
+  /** The pipeline's watermarks as its partitions' owners last committed them. */
+  public CompletableFuture<WatermarkView> watermark(PipelineDefinition definition) {
+    return log.partitions(definition.name())
+        .thenCompose(n -> store.partitionWatermarks(definition.name(), n))
+        .thenApply(partitions -> view(definition, partitions));
+  }
+
+  /**
+   * The open windows of a key (or of every key) as their partitions' owners last committed them,
+   * read from the store: any replica can look into any partition.
+   */
+  public CompletableFuture<List<WindowSnapshot>> explain(
+      PipelineDefinition definition, String key) {
+    String name = definition.name();
+    return log.partitions(name)
+        .thenCompose(
+            n -> {
+              if (key != null) {
+                int p = reader(definition, n).core.shardOf(key);
+                return store
+                    .readPartition(name, p, key)
+                    .thenApply(shard -> explain(definition, p, shard, key));
+              }
+              List<CompletableFuture<List<WindowSnapshot>>> parts = new ArrayList<>(n);
+              for (int p = 0; p < n; p++) {
+                int partition = p;
+                parts.add(
+                    store
+                        .readPartition(name, p, null)
+                        .thenApply(shard -> explain(definition, partition, shard, null)));
+              }
+              return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+                  .thenApply(
+                      v -> {
+                        List<WindowSnapshot> all = new ArrayList<>();
+                        parts.forEach(part -> all.addAll(part.join()));
+                        all.sort(
+                            Comparator.comparing(WindowSnapshot::key)
+                                .thenComparing(WindowSnapshot::window));
+                        return all;
+                      });
+            });
+  }
+
+  /** The windows a committed shard holds, decoded by a shard core built to look only. */
+  private List<WindowSnapshot> explain(
+      PipelineDefinition definition, int partition, ShardSnapshot shard, String key) {
+    return new ShardCore(partition, definition, clock, false, shard, bounds, RenderBudget.UNBOUNDED)
+        .explain(key);
+  }
+
+  private WatermarkView view(PipelineDefinition definition, List<PartitionWatermark> partitions) {
+    long now = clock.now();
+    long idleTimeout = definition.watermark().idleTimeout().toMillis();
+    PartitionWatermarks rule = new PartitionWatermarks(partitions.size(), idleTimeout);
+    List<WatermarkTracker.SourceView> sources = new ArrayList<>(partitions.size());
+    for (PartitionWatermark p : partitions) {
+      rule.observe(p.partition(), p.sourceWatermark(), p.heard());
+      if (p.sourceWatermark() != Time.MIN) {
+        sources.add(
+            new WatermarkTracker.SourceView(
+                "partition:" + p.partition(),
+                p.sourceWatermark(),
+                now - p.heard() > idleTimeout,
+                p.heard()));
+      }
+    }
+    long input = rule.inputWatermark(now);
+    return new WatermarkView(input, input, now, sources);
+  }
+
+  private Reader reader(PipelineDefinition definition, int partitions) {
+    return readers.compute(
+        definition.name(),
+        (name, r) ->
+            r != null && r.partitions == partitions && r.definition.equals(definition)
+                ? r
+                : new Reader(
+                    definition,
+                    partitions,
+                    new PipelineCore(
+                        definition,
+                        WatermarkMode.FROM_SOURCES,
+                        partitions,
+                        Time.MIN,
+                        null,
+                        false,
+                        bounds)));
+  }
+
+  /** One request's view of a pipeline: everything it takes goes to the log. */
+  private final class Logged implements PipelineInput {
+    private final Reader reader;
+
+    Logged(Reader reader) {
+      this.reader = reader;
+    }
+
+    @Override
+    public PipelineDefinition definition() {
+      return reader.definition;
+    }
+
+    @Override
+    public CompletableFuture<IngestResult> ingest(
+        List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
+      long now = clock.now();
+      String lineage = reader.definition.revision().lineage();
+      int partitions = reader.partitions;
+      PipelineCore.ReadBatch batch = reader.core.read(events, defaultSource, now);
+      List<IngestLog.Entry> entries = new ArrayList<>(events.size() + unreadable.size());
+      int logged = 0;
+      for (int p = 0; p < partitions; p++) {
+        for (IncomingEvent in : batch.part(p)) {
+          // A source the event names is read again by the owner; only a default must travel.
+          String source = in.event().source() == null ? in.source() : null;
+          entries.add(
+              new IngestLog.Entry(
+                  p,
+                  in.event().key(),
+                  new LogRecord(LogRecord.Kind.EVENT, lineage, now, source, json(in.raw()))));
+          logged++;
+        }
+      }
+      for (DeadLetter refused : batch.rejected()) {
+        entries.add(
+            new IngestLog.Entry(
+                Math.floorMod(refused.event().hashCode(), partitions),
+                null,
+                new LogRecord(LogRecord.Kind.EVENT, lineage, now, null, json(refused.event()))));
+      }
+      for (String line : unreadable) {
+        entries.add(
+            new IngestLog.Entry(
+                Math.floorMod(line.hashCode(), partitions),
+                null,
+                new LogRecord(
+                    LogRecord.Kind.UNREADABLE,
+                    lineage,
+                    now,
+                    null,
+                    line.getBytes(StandardCharsets.UTF_8))));
+      }
+      IngestResult result =
+          batch.result(new IngestResult(logged, 0, 0, 0, 0, 0, 0, unreadable.size()));
+      return log.append(reader.definition.name(), entries).thenApply(v -> result);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> postWatermark(String source, long value) {
+      long now = clock.now();
+      String lineage = reader.definition.revision().lineage();
+      byte[] body = Long.toString(value).getBytes(StandardCharsets.UTF_8);
+      List<IngestLog.Entry> entries = new ArrayList<>(reader.partitions);
+      for (int p = 0; p < reader.partitions; p++) {
+        entries.add(
+            new IngestLog.Entry(
+                p, null, new LogRecord(LogRecord.Kind.WATERMARK, lineage, now, source, body)));
+      }
+      return log.append(reader.definition.name(), entries).thenApply(v -> true);
+    }
+
+    @Override
+    public CompletableFuture<WatermarkView> watermark() {
+      return ClusterIngest.this.watermark(reader.definition);
+    }
+  }
+
+  private static byte[] json(JsonNode node) {
+    return JsonMapper.shared().writeValueAsBytes(node);
+  }
+}

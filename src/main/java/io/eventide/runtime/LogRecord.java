@@ -1,0 +1,26 @@
+package io.eventide.runtime;
+
+/**
+ * One record of a pipeline's ingest log in cluster mode (docs/scaling.md): what a replica logged
+ * for the partition's owner to apply, in order with everything else logged to the partition.
+ *
+ * @param kind what the record carries
+ * @param lineage the lineage of the definition it was logged for: an owner skips records logged
+ *     before a reset
+ * @param readAt the wall-clock time the logging replica read the event at; the owner reads it as of
+ *     that time
+ * @param source the watermark's source ({@link Kind#WATERMARK}; null: every source), else null
+ * @param body an event's JSON, an unreadable line's text, or a watermark in decimal milliseconds
+ */
+public record LogRecord(Kind kind, String lineage, long readAt, String source, byte[] body) {
+
+  /** The kinds of records. */
+  public enum Kind {
+    /** An event, as JSON. */
+    EVENT,
+    /** A line of an NDJSON body that is not JSON, for the dead letters. */
+    UNREADABLE,
+    /** A producer's watermark, written to every partition. */
+    WATERMARK
+  }
+}

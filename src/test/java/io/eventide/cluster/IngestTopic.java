@@ -1,0 +1,56 @@
+package io.eventide.cluster;
+
+import io.eventide.kafka.KafkaTestBroker;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Reads a pipeline's ingest topic, for checking what was logged. */
+final class IngestTopic {
+  private IngestTopic() {}
+
+  /** Every event logged to the topic, whatever its lineage. */
+  static List<JsonNode> loggedEvents(String topic) {
+    Map<String, Object> props =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            KafkaTestBroker.get().bootstrapServers(),
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed",
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            false,
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class,
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class);
+    List<JsonNode> events = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(p -> new TopicPartition(topic, p.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+          Header kind = r.headers().lastHeader("eventide-kind");
+          if (kind != null && new String(kind.value(), StandardCharsets.UTF_8).equals("EVENT")) {
+            events.add(JsonMapper.shared().readTree(r.value()));
+          }
+        }
+      }
+    }
+    return events;
+  }
+}

@@ -1,0 +1,109 @@
+package io.eventide.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eventide.core.IngestBounds;
+import io.eventide.core.ShardChanges;
+import io.eventide.engine.Time;
+import io.eventide.state.redis.RedisStateStore;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Cluster mode's ownership in Redis: opening a partition fences that partition's earlier owner and
+ * no other; a commit records the partition's offset with its state, atomically, and the next owner
+ * resumes from it; a drop fences every partition's owner; what each partition's sources say is read
+ * back for all partitions at once.
+ */
+class PartitionOwnershipTest {
+  private final String prefix = TestRedis.newKeyPrefix();
+  private LettuceConnectionFactory factory;
+  private RedisStateStore store;
+
+  @BeforeEach
+  void connect() {
+    factory = TestRedis.connectionFactory(TestRedis.url());
+    store =
+        new RedisStateStore(
+            factory,
+            TestRedis.outputProperties(),
+            TestRedis.stateProperties(prefix),
+            IngestBounds.DEFAULT);
+  }
+
+  @AfterEach
+  void close() {
+    factory.destroy();
+    TestRedis.delete(prefix);
+  }
+
+  @Test
+  void aPartitionsNewOwnerFencesItsEarlierOwnerAndNoOther() {
+    PartitionState first = store.openPartition("p", "L", 0, 2).join();
+    PartitionState other = store.openPartition("p", "L", 1, 2).join();
+    first.commit(step("a", 10, 100)).join();
+    assertThat(first.nextOffset()).isZero();
+
+    PartitionState second = store.openPartition("p", "L", 0, 2).join();
+    assertThat(second.nextOffset()).isEqualTo(10);
+    assertThat(second.shard(0).keys()).containsOnlyKeys("a");
+    assertThatThrownBy(() -> first.commit(step("b", 20, 200)).join())
+        .isInstanceOf(CompletionException.class)
+        .hasRootCauseMessage("FENCED another owner has taken this pipeline, or it was dropped");
+    second.commit(step("b", 20, 200)).join();
+    other.commit(step("c", 5, 50)).join();
+
+    PartitionState third = store.openPartition("p", "L", 0, 2).join();
+    assertThat(third.nextOffset()).isEqualTo(20);
+    assertThat(third.shard(0).keys()).containsOnlyKeys("a", "b");
+    assertThat(store.partitionWatermarks("p", 2).join())
+        .containsExactly(new PartitionWatermark(0, 200, 200), new PartitionWatermark(1, 50, 50));
+  }
+
+  @Test
+  void aDropFencesTheOwnerOfEveryPartitionAndAnotherLineageIsRefused() {
+    PartitionState owner = store.openPartition("p", "L", 1, 2).join();
+    PartitionState other = store.openPartition("p", "L", 0, 2).join();
+    owner.commit(step("a", 3, 30)).join();
+    // A drop deletes the pipeline's meta first: from then on no partition's owner commits, even
+    // one whose own meta the drop has not reached yet.
+    TestRedis.call(redis -> redis.del(prefix + ":{p}:meta"));
+    assertThatThrownBy(() -> other.commit(step("b", 4, 40)).join())
+        .hasCauseInstanceOf(StateUnavailableException.class)
+        .hasRootCauseMessage("FENCED the pipeline was dropped");
+    store.drop("p").join();
+    assertThatThrownBy(() -> owner.commit(step("b", 4, 40)).join())
+        .hasCauseInstanceOf(StateUnavailableException.class)
+        .hasRootCauseMessage("FENCED another owner has taken this pipeline, or it was dropped");
+    assertThat(store.partitionWatermarks("p", 2).join())
+        .containsExactly(
+            new PartitionWatermark(0, Time.MIN, Time.MIN),
+            new PartitionWatermark(1, Time.MIN, Time.MIN));
+
+    PartitionState next = store.openPartition("p", "M", 1, 2).join();
+    assertThat(next.nextOffset()).isZero();
+    assertThat(next.shard(0).keys()).isEmpty();
+    assertThatThrownBy(() -> store.openPartition("p", "L", 0, 2).join())
+        .hasCauseInstanceOf(StaleLineageException.class);
+  }
+
+  /**
+   * A commit that writes one key into the partition's one shard (shard 0 of its owner) and reads up
+   * to {@code offset}.
+   */
+  private static Commit step(String key, long offset, long watermark) {
+    return new Commit(
+        List.of(new ShardChanges(0, Map.of(key, new byte[] {1}), List.of(), Map.of(), null)),
+        null,
+        List.of(),
+        List.of(),
+        List.of(),
+        new PartitionProgress(offset, watermark, watermark));
+  }
+}
