@@ -48,7 +48,13 @@ public final class ChildService implements AutoCloseable {
     arguments.addAll(List.of(settings));
     ChildService child =
         new ChildService(freePort(), arguments, Files.createTempFile("eventide-child", ".log"));
-    child.restart();
+    try {
+      child.restart();
+    } catch (Exception | AssertionError e) {
+      // A child that never became ready is nobody's to close but ours.
+      child.close();
+      throw e;
+    }
     return child;
   }
 
