@@ -119,8 +119,9 @@ class RedisKillTest {
   }
 
   private static void awaitReady(LiveApi api, Process child, Path log) {
+    // A JVM starting while the build's others run can take a minute and more on two cores.
     await()
-        .atMost(Duration.ofSeconds(90))
+        .atMost(Duration.ofSeconds(180))
         .pollInterval(Duration.ofMillis(200))
         .until(
             () -> {
