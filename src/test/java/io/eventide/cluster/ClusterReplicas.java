@@ -97,7 +97,7 @@ final class ClusterReplicas implements AutoCloseable {
   void awaitReady(int i) {
     LiveApi api = api(i);
     await()
-        .atMost(Duration.ofSeconds(120))
+        .atMost(Duration.ofSeconds(180))
         .pollInterval(Duration.ofMillis(250))
         .until(
             () -> {

@@ -81,8 +81,9 @@ public final class ChildService implements AutoCloseable {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     Process started = process;
+    // Under a loaded two-core build a start has taken over 90 s.
     await()
-        .atMost(Duration.ofSeconds(120))
+        .atMost(Duration.ofSeconds(180))
         .pollInterval(Duration.ofMillis(200))
         .until(
             () -> {
