@@ -43,11 +43,7 @@ public final class ChildService implements AutoCloseable {
    */
   public static ChildService start(String redisUrl, String prefix, String... settings)
       throws Exception {
-    List<String> arguments = new ArrayList<>(TestRedis.storeArguments(redisUrl, prefix));
-    arguments.add("--eventide.runtime.shards=2");
-    arguments.addAll(List.of(settings));
-    ChildService child =
-        new ChildService(freePort(), arguments, Files.createTempFile("eventide-child", ".log"));
+    ChildService child = prepare(redisUrl, prefix, settings);
     try {
       child.restart();
     } catch (Exception | AssertionError e) {
@@ -59,10 +55,28 @@ public final class ChildService implements AutoCloseable {
   }
 
   /**
+   * A service on a free port, on {@code redisUrl} under {@code prefix}, with {@code settings} on
+   * top, not started yet: {@link #launch} starts it, so that several can start at once.
+   */
+  public static ChildService prepare(String redisUrl, String prefix, String... settings)
+      throws Exception {
+    List<String> arguments = new ArrayList<>(TestRedis.storeArguments(redisUrl, prefix));
+    arguments.add("--eventide.runtime.shards=2");
+    arguments.addAll(List.of(settings));
+    return new ChildService(freePort(), arguments, Files.createTempFile("eventide-child", ".log"));
+  }
+
+  /**
    * Starts the JVM (again, after a kill) on the same port, and waits until it has started: its
    * pipelines resumed, its HTTP API up.
    */
   public void restart() throws Exception {
+    launch();
+    awaitStarted();
+  }
+
+  /** Starts the JVM (again, after a kill or a stop) on the same port, without waiting for it. */
+  public void launch() throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command =
         new ArrayList<>(
@@ -80,6 +94,10 @@ public final class ChildService implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
+  }
+
+  /** Waits until the JVM {@link #launch} started has started: its HTTP API up. */
+  public void awaitStarted() {
     Process started = process;
     // Under a loaded two-core build a start has taken over 90 s.
     await()
@@ -103,6 +121,18 @@ public final class ChildService implements AutoCloseable {
                 return false;
               }
             });
+  }
+
+  /** SIGTERM (a graceful shutdown, as in a rolling update), and waits for the process to end. */
+  public void stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(90, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("the child JVM did not stop");
+    }
+  }
+
+  public boolean alive() {
+    return process != null && process.isAlive();
   }
 
   /** SIGKILL, and waits for the process to be gone. */
