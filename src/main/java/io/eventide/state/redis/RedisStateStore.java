@@ -258,12 +258,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     if (key == null) {
       return readShard(pipeline, partition).onErrorMap(RedisStateStore::unavailable).toFuture();
     }
-    Mono<Optional<Long>> watermark =
-        strings
-            .opsForHash()
-            .get(keys.shardMeta(pipeline, partition), "watermark")
-            .map(w -> Optional.of(Long.parseLong((String) w)))
-            .defaultIfEmpty(Optional.empty());
+    Mono<Optional<Long>> watermark = shardWatermark(pipeline, partition);
     Mono<Map<String, byte[]>> state =
         bytes
             .<String, byte[]>opsForHash()
@@ -302,12 +297,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
    */
   private Mono<ShardSnapshot> readShard(String pipeline, int shard) {
     ScanOptions page = ScanOptions.scanOptions().count(STATE_PAGE).build();
-    Mono<Optional<Long>> watermark =
-        strings
-            .opsForHash()
-            .get(keys.shardMeta(pipeline, shard), "watermark")
-            .map(w -> Optional.of(Long.parseLong((String) w)))
-            .defaultIfEmpty(Optional.empty());
+    Mono<Optional<Long>> watermark = shardWatermark(pipeline, shard);
     Mono<Map<String, byte[]>> state =
         bytes
             .<String, byte[]>opsForHash()
@@ -320,6 +310,15 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
             .collectMap(t -> t.getValue(), t -> t.getScore().longValue(), HashMap::new);
     return Mono.zip(watermark, state, ids)
         .map(t -> new ShardSnapshot(t.getT1().orElse(null), t.getT2(), t.getT3()));
+  }
+
+  /** The engine's input watermark a shard last committed, if it committed one. */
+  private Mono<Optional<Long>> shardWatermark(String pipeline, int shard) {
+    return strings
+        .opsForHash()
+        .get(keys.shardMeta(pipeline, shard), "watermark")
+        .map(w -> Optional.of(Long.parseLong((String) w)))
+        .defaultIfEmpty(Optional.empty());
   }
 
   @Override
