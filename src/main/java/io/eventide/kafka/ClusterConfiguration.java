@@ -8,7 +8,9 @@ import io.eventide.runtime.OwnedPartitions;
 import io.eventide.runtime.PipelineLifecycleListener;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -69,7 +71,8 @@ public class ClusterConfiguration {
       ClusterProperties cluster,
       OwnedPartitions ownedPartitions,
       PipelineRegistry registry,
-      KafkaNamespace kafkaNamespace) {
+      KafkaNamespace kafkaNamespace,
+      MeterRegistry meters) {
     Map<String, Object> props = new HashMap<>(kafka.buildConsumerProperties());
     props.put(ConsumerConfig.GROUP_ID_CONFIG, cluster.group());
     // Where a partition resumes is in Redis with its state; the group's offsets are for lag only.
@@ -84,7 +87,13 @@ public class ClusterConfiguration {
     props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.max(1, session / 3));
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    Supplier<Consumer<byte[], byte[]>> consumers = () -> new KafkaConsumer<>(props);
+    // The consumer's own metrics (kafka_consumer_*), records-lag per partition among them.
+    Supplier<Consumer<byte[], byte[]>> consumers =
+        () -> {
+          KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
+          new KafkaClientMetrics(consumer).bindTo(meters);
+          return consumer;
+        };
     return new ClusterConsumer(consumers, ownedPartitions, registry, kafkaNamespace, cluster);
   }
 
