@@ -149,7 +149,9 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     return readers.compute(
         definition.name(),
         (name, r) ->
-            r != null && r.partitions == partitions && r.definition.equals(definition)
+            r != null
+                    && r.partitions == partitions
+                    && r.definition.revision().equals(definition.revision())
                 ? r
                 : new Reader(
                     definition,
