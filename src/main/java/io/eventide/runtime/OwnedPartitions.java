@@ -206,12 +206,14 @@ public final class OwnedPartitions {
     return d != null && !d.revision().lineage().equals(current);
   }
 
-  /** The events and unreadable lines read since the last commit of a run of records. */
+  /**
+   * The events (with the records they came in, for when each was read and its source) and the
+   * unreadable lines read since the last commit of a run of records.
+   */
   private static final class Run {
-    final List<JsonNode> events = new ArrayList<>();
-    final List<String> unreadable = new ArrayList<>();
-    final List<Long> readAt = new ArrayList<>();
-    final List<String> sources = new ArrayList<>();
+    List<JsonNode> events = new ArrayList<>();
+    List<LogRecord> records = new ArrayList<>();
+    List<String> unreadable = new ArrayList<>();
 
     /** Whether records were read since the last commit, so that their offset must be committed. */
     boolean pending;
@@ -225,8 +227,7 @@ public final class OwnedPartitions {
         return;
       }
       events.add(json);
-      readAt.add(r.readAt());
-      sources.add(r.source());
+      records.add(r);
     }
 
     /** Commits what was read so far, with {@code nextOffset}; nothing when nothing was read. */
@@ -234,16 +235,15 @@ public final class OwnedPartitions {
       if (!pending) {
         return CompletableFuture.completedFuture(null);
       }
-      List<JsonNode> e = List.copyOf(events);
-      List<String> u = List.copyOf(unreadable);
-      long[] at = readAt.stream().mapToLong(Long::longValue).toArray();
-      String[] src = sources.toArray(String[]::new);
-      events.clear();
-      unreadable.clear();
-      readAt.clear();
-      sources.clear();
+      List<LogRecord> read = records;
+      CompletableFuture<?> committed =
+          runtime.ingest(
+              events, unreadable, i -> read.get(i).readAt(), i -> read.get(i).source(), nextOffset);
+      events = new ArrayList<>();
+      records = new ArrayList<>();
+      unreadable = new ArrayList<>();
       pending = false;
-      return runtime.ingest(e, u, i -> at[i], i -> src[i], nextOffset);
+      return committed;
     }
   }
 
