@@ -3,17 +3,21 @@
 --
 -- KEYS: 1 the owner's meta (the pipeline's meta when one process owns the pipeline, the
 --       partition's shard meta in cluster mode), 2 the pipeline's meta, 3 results, 4 results index,
---       5 results order, 6 pane log, 7 dead letters, then three per shard section: keys, ids,
---       shard meta.
+--       5 results order, 6 pane log, 7 dead letters, 8 receipts, 9 receipts by time, then three
+--       per shard section: keys, ids, shard meta.
 -- ARGV: 1 owner epoch, 2 the commit's sequence number under that epoch, 3 pane log max length,
 --       4 dead letters max length, 5 results max count, 6 tracker state ('' when unchanged),
 --       7 ids max count per shard, 8 the lineage the owner opened, 9 the partition's next offset,
 --       10 its sources' watermark, 11 when a source was last heard from (9 to 11: '' unchanged),
---       12 number of shard sections, then per section:
+--       12 a waiting request's receipt field ('<request>:<partition>', '' none), 13 its counts
+--       (eight numbers, comma separated), 14 how long receipts are kept (ms), 15 number of shard
+--       sections, then per section:
 --         n, n x (key, state); n, n x key removed; n, n x (expiry, id); watermark ('' unchanged)
 --       then panes: n, n x (field, index, start, retraction, key, timing, final, record)
 --       then session windows merged away: n, n x (field, key, merge record)
---       then dead letters: n, n x (reason, record).
+--       then dead letters: n, n x (reason, record),
+--       then the Kafka source partitions whose last applied record moved (cluster mode):
+--         n, n x (field 'origin:<topic>:<partition>', offset), kept in the owner's meta.
 -- Returns the pane log ids of the panes, in order.
 --
 -- The owner's meta hash's 'commit' field names the last commit that landed ('<epoch>:<sequence>',
@@ -46,6 +50,31 @@ if ARGV[10] ~= '' then
   redis.call('HSET', KEYS[1], 'sourceWatermark', ARGV[10], 'heard', ARGV[11])
 end
 
+-- A request's records may take several commits of a partition: its receipt adds them up. Receipts
+-- older than the retention go, a few per commit, so that they never pile up.
+-- Redis's own clock: receipts age the same whichever replica wrote them.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+if ARGV[12] ~= '' then
+  local counts = {}
+  for n in string.gmatch(ARGV[13], '%d+') do counts[#counts + 1] = tonumber(n) end
+  local stored = redis.call('HGET', KEYS[8], ARGV[12])
+  if stored then
+    local i = 1
+    for n in string.gmatch(stored, '%d+') do
+      counts[i] = counts[i] + tonumber(n); i = i + 1
+    end
+  end
+  redis.call('HSET', KEYS[8], ARGV[12], table.concat(counts, ','))
+  redis.call('ZADD', KEYS[9], now, ARGV[12])
+end
+local old = redis.call('ZRANGEBYSCORE', KEYS[9], '-inf',
+  string.format('(%d', now - tonumber(ARGV[14])), 'LIMIT', 0, 64)
+if #old > 0 then
+  redis.call('HDEL', KEYS[8], unpack(old))
+  redis.call('ZREM', KEYS[9], unpack(old))
+end
+
 -- Variadic commands in chunks: one call per chunk costs far less than one per item, and chunks
 -- stay below Lua's limit on unpacked arguments.
 local CHUNK = 1000
@@ -63,9 +92,9 @@ local function call_range(command, key, from, count)
   end
 end
 
-local a = 13
-for s = 0, tonumber(ARGV[12]) - 1 do
-  local keys, ids, meta = KEYS[8 + 3 * s], KEYS[9 + 3 * s], KEYS[10 + 3 * s]
+local a = 16
+for s = 0, tonumber(ARGV[15]) - 1 do
+  local keys, ids, meta = KEYS[10 + 3 * s], KEYS[11 + 3 * s], KEYS[12 + 3 * s]
   local n = tonumber(ARGV[a]); a = a + 1
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
   call_range('HSET', keys, a, 2 * n); a = a + 2 * n
@@ -154,5 +183,7 @@ for _ = 1, n do
   redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[4], '*', 'reason', ARGV[a], 'record', ARGV[a + 1])
   a = a + 2
 end
+n = tonumber(ARGV[a]); a = a + 1
+call_range('HSET', KEYS[1], a, 2 * n); a = a + 2 * n
 redis.call('HSET', KEYS[1], 'commit', epoch .. ':' .. sequence, 'commitPanes', table.concat(logged, ' '))
 return logged

@@ -75,7 +75,9 @@ public final class HttpLoad {
     try (SseClient stream =
             new SseClient(
                 http,
-                URI.create(url + "/pipelines/" + pipeline + "/panes"),
+                // From the start of the pane log: a stream opened at the log's end would miss
+                // the panes committed before its request was served (slow on a starved machine).
+                URI.create(url + "/pipelines/" + pipeline + "/panes?lastEventId=0"),
                 (client, e) -> {
                   if ("behind".equals(e.type())) {
                     throw new IllegalStateException("the pane stream fell behind: " + e.data());

@@ -2,12 +2,15 @@ package io.eventide.api;
 
 import io.eventide.config.IngestProperties;
 import io.eventide.core.IngestResult;
+import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.PipelineRuntimes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.core.ResolvableType;
@@ -23,10 +26,12 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Takes events and explicit watermarks from producers. */
 @RestController
@@ -62,8 +67,12 @@ class IngestController {
   @PostMapping(
       path = "/{name}/events",
       consumes = {MediaType.APPLICATION_JSON_VALUE, EventBodies.NDJSON})
-  Mono<ResponseEntity<JsonNode>> events(@PathVariable String name, ServerHttpRequest request) {
+  Mono<ResponseEntity<JsonNode>> events(
+      @PathVariable String name,
+      @RequestParam(name = "wait", required = false) String wait,
+      ServerHttpRequest request) {
     bodies.checkDeclaredLength(request);
+    boolean applied = waitsForApplied(wait);
     boolean ndjson = EventBodies.isNdjson(request);
     return permits
         .admit(
@@ -72,15 +81,44 @@ class IngestController {
                 () -> definition(name),
                 runtime ->
                     ndjson
-                        ? ingestNdjson(runtime, request.getBody(), bodies.limit())
+                        ? ingestNdjson(runtime, request.getBody(), bodies.limit(), applied)
                         : bodies
                             .bytes(request.getBody())
                             .flatMap(
                                 bytes -> {
                                   List<JsonNode> events = bodies.events(bytes);
-                                  return Mono.fromFuture(() -> runtime.ingest(events));
+                                  return Mono.fromFuture(
+                                      () -> take(runtime, events, List.of(), applied));
                                 })))
-        .map(result -> ResponseEntity.status(HttpStatus.ACCEPTED).body(result.toJson()));
+        .map(
+            answer -> {
+              ObjectNode body = answer.counts().toJson();
+              if (applied) {
+                body.put("applied", answer.complete());
+              }
+              return ResponseEntity.status(HttpStatus.ACCEPTED).body(body);
+            });
+  }
+
+  /** {@code ?wait=applied}, or nothing: the answer comes once the events are durable. */
+  private static boolean waitsForApplied(String wait) {
+    if (wait == null) {
+      return false;
+    }
+    if (!wait.equals("applied")) {
+      throw new InvalidInputException(
+          List.of(new Violation("wait", "must be 'applied', or left out")));
+    }
+    return true;
+  }
+
+  private static CompletableFuture<PipelineInput.Applied> take(
+      PipelineInput runtime, List<JsonNode> events, List<String> unreadable, boolean applied) {
+    return applied
+        ? runtime.ingestApplied(events, unreadable, i -> null)
+        : runtime
+            .ingest(events, unreadable, i -> null)
+            .thenApply(r -> new PipelineInput.Applied(r, true));
   }
 
   /**
@@ -90,8 +128,8 @@ class IngestController {
    * past the size limit the batch being applied then is finished first, so that the figure is
    * exact.
    */
-  private Mono<IngestResult> ingestNdjson(
-      PipelineInput runtime, Flux<DataBuffer> body, long limit) {
+  private Mono<PipelineInput.Applied> ingestNdjson(
+      PipelineInput runtime, Flux<DataBuffer> body, long limit, boolean waitApplied) {
     AtomicLong bytes = new AtomicLong();
     Flux<DataBuffer> counted =
         body.doOnNext(
@@ -103,7 +141,8 @@ class IngestController {
               }
             });
     AtomicLong batches = new AtomicLong();
-    AtomicReference<IngestResult> applied = new AtomicReference<>(IngestResult.EMPTY);
+    AtomicReference<PipelineInput.Applied> applied =
+        new AtomicReference<>(new PipelineInput.Applied(IngestResult.EMPTY, true));
     AtomicLong appliedBatches = new AtomicLong();
     return lines
         .decode(counted, ResolvableType.forClass(String.class), BYTES_AS_CHARS, null)
@@ -113,10 +152,10 @@ class IngestController {
             batch -> {
               EventBodies.Lines read = bodies.lines(batch, batches.getAndIncrement() == 0);
               return Mono.fromFuture(
-                      () -> runtime.ingest(read.events(), read.unreadable(), i -> null))
+                      () -> take(runtime, read.events(), read.unreadable(), waitApplied))
                   .doOnNext(
                       result -> {
-                        applied.accumulateAndGet(result, IngestResult::plus);
+                        applied.accumulateAndGet(result, PipelineInput.Applied::plus);
                         appliedBatches.incrementAndGet();
                       });
             },
@@ -125,7 +164,7 @@ class IngestController {
         .then(Mono.fromSupplier(applied::get))
         .onErrorMap(
             e -> appliedBatches.get() > 0 || e instanceof PayloadTooLargeException,
-            e -> new PartlyAppliedException(applied.get(), e));
+            e -> new PartlyAppliedException(applied.get().counts(), e));
   }
 
   @PostMapping(path = "/{name}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -5,6 +5,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -26,6 +28,9 @@ import org.springframework.validation.annotation.Validated;
  * @param sessionTimeout how long the group waits for a silent replica before moving its partitions
  * @param appendTimeout how long an append waits for the log's acknowledgement before the request is
  *     answered 503 (what it logged may still be applied: resend with event ids)
+ * @param applyTimeout how long a request with {@code ?wait=applied} waits for the partitions'
+ *     owners to apply its events before it is answered with what was logged and {@code "applied":
+ *     false}
  * @param subscriptionRefresh how often a replica reads the registry for pipelines defined,
  *     redefined or deleted elsewhere
  */
@@ -42,4 +47,6 @@ public record ClusterProperties(
     @DefaultValue("100ms") @NotNull Duration pollTimeout,
     @DefaultValue("10s") @NotNull Duration sessionTimeout,
     @DefaultValue("30s") @NotNull Duration appendTimeout,
+    @DefaultValue("30s") @NotNull @DurationMin(millis = 1) @DurationMax(minutes = 10)
+        Duration applyTimeout,
     @DefaultValue("1s") @NotNull Duration subscriptionRefresh) {}

@@ -2,6 +2,7 @@ package io.eventide.kafka;
 
 import io.eventide.runtime.IngestLog;
 import io.eventide.runtime.LogRecord;
+import io.eventide.runtime.SourceOffset;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -18,6 +19,9 @@ final class IngestRecords {
   static final String KIND = "eventide-kind";
   static final String LINEAGE = "eventide-lineage";
   static final String SOURCE = "eventide-source";
+  static final String REQUEST = "eventide-request";
+  static final String ORIGIN = "eventide-origin";
+  static final String ORIGIN_OFFSET = "eventide-origin-offset";
 
   private IngestRecords() {}
 
@@ -28,6 +32,13 @@ final class IngestRecords {
     headers.add(LINEAGE, utf8(r.lineage()));
     if (r.source() != null) {
       headers.add(SOURCE, utf8(r.source()));
+    }
+    if (r.request() != null) {
+      headers.add(REQUEST, utf8(r.request()));
+    }
+    if (r.origin() != null) {
+      headers.add(ORIGIN, utf8(r.origin().partition()));
+      headers.add(ORIGIN_OFFSET, utf8(Long.toString(r.origin().offset())));
     }
     return new ProducerRecord<>(
         topic,
@@ -56,7 +67,22 @@ final class IngestRecords {
         lineage,
         record.timestamp(),
         text(record.headers().lastHeader(SOURCE)),
-        record.value() == null ? new byte[0] : record.value());
+        record.value() == null ? new byte[0] : record.value(),
+        text(record.headers().lastHeader(REQUEST)),
+        origin(record));
+  }
+
+  private static SourceOffset origin(ConsumerRecord<byte[], byte[]> record) {
+    String partition = text(record.headers().lastHeader(ORIGIN));
+    String offset = text(record.headers().lastHeader(ORIGIN_OFFSET));
+    if (partition == null || offset == null) {
+      return null;
+    }
+    try {
+      return new SourceOffset(partition, Long.parseLong(offset));
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private static byte[] utf8(String s) {

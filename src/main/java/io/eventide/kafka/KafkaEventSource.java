@@ -119,7 +119,6 @@ class KafkaEventSource
 
   private CompletableFuture<?> ingest(
       PipelineInput runtime, List<ConsumerRecord<String, byte[]>> records) {
-    PolledEvents poll = PolledEvents.of(records);
-    return runtime.ingest(poll.events(), poll.unreadable(), poll.sources()::get);
+    return PolledEvents.of(records).ingestInto(runtime);
   }
 }

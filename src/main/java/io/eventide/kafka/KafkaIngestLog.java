@@ -125,12 +125,13 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
    * partitions, each acknowledged on its own).
    */
   @Override
-  public CompletableFuture<Void> append(String pipeline, List<Entry> entries) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
+  public CompletableFuture<Map<Integer, Long>> append(String pipeline, List<Entry> entries) {
+    CompletableFuture<Map<Integer, Long>> done = new CompletableFuture<>();
     if (entries.isEmpty()) {
-      done.complete(null);
+      done.complete(Map.of());
       return done;
     }
+    Map<Integer, Long> last = new ConcurrentHashMap<>();
     String topic = names.eventTopic(pipeline);
     AtomicInteger pending = new AtomicInteger(entries.size());
     AtomicInteger failed = new AtomicInteger();
@@ -140,9 +141,14 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
             try {
               producer.send(
                   IngestRecords.of(topic, e),
-                  (metadata, error) -> settle(error, pending, failed, entries.size(), done));
+                  (metadata, error) -> {
+                    if (error == null) {
+                      last.merge(metadata.partition(), metadata.offset(), Math::max);
+                    }
+                    settle(error, pending, failed, entries.size(), last, done);
+                  });
             } catch (RuntimeException error) {
-              settle(error, pending, failed, entries.size(), done);
+              settle(error, pending, failed, entries.size(), last, done);
             }
           }
         };
@@ -159,7 +165,8 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
       AtomicInteger pending,
       AtomicInteger failed,
       int total,
-      CompletableFuture<Void> done) {
+      Map<Integer, Long> last,
+      CompletableFuture<Map<Integer, Long>> done) {
     if (error != null) {
       failed.incrementAndGet();
     }
@@ -168,7 +175,7 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
     }
     int lost = failed.get();
     if (lost == 0) {
-      done.complete(null);
+      done.complete(last);
     } else {
       Throwable cause =
           error != null ? error : new IllegalStateException(lost + " records were not logged");

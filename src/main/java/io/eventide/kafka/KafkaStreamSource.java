@@ -40,14 +40,7 @@ class KafkaStreamSource implements BatchMessageListener<String, byte[]> {
                                     + stream
                                     + "'; its records stay in Kafka until one does"))
                         : streams.deliver(
-                            readers,
-                            runtime ->
-                                Mono.fromFuture(
-                                    () ->
-                                        runtime.ingest(
-                                            poll.events(),
-                                            poll.unreadable(),
-                                            poll.sources()::get))))
+                            readers, runtime -> Mono.fromFuture(() -> poll.ingestInto(runtime))))
             .block();
     for (Map.Entry<String, Delivery<IngestResult>> outcome : outcomes.entrySet()) {
       if (outcome.getValue() instanceof Delivery.Failed<IngestResult> failed) {

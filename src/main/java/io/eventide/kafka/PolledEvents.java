@@ -1,8 +1,12 @@
 package io.eventide.kafka;
 
+import io.eventide.core.IngestResult;
+import io.eventide.runtime.PipelineInput;
+import io.eventide.runtime.SourceOffset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -10,25 +14,43 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One poll of an event topic as one batch: each record's value parsed once, the watermark source of
- * each event's partition, and the values that are not JSON (dead-lettered as invalid).
+ * each event's partition, and the values that are not JSON (dead-lettered as invalid); for each
+ * event and each unreadable value, where it was read from.
  */
-record PolledEvents(List<JsonNode> events, List<String> sources, List<String> unreadable) {
+record PolledEvents(
+    List<JsonNode> events,
+    List<String> sources,
+    List<SourceOffset> eventOffsets,
+    List<String> unreadable,
+    List<SourceOffset> unreadableOffsets) {
   private static final JsonMapper JSON = JsonMapper.shared();
 
   static PolledEvents of(List<ConsumerRecord<String, byte[]>> records) {
     List<JsonNode> events = new ArrayList<>(records.size());
     List<String> sources = new ArrayList<>(records.size());
+    List<SourceOffset> eventOffsets = new ArrayList<>(records.size());
     List<String> unreadable = new ArrayList<>();
+    List<SourceOffset> unreadableOffsets = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
+      SourceOffset offset =
+          new SourceOffset(record.topic() + ":" + record.partition(), record.offset());
       try {
         events.add(JSON.readTree(record.value()));
         sources.add(sourceName(record.topic(), record.partition()));
+        eventOffsets.add(offset);
       } catch (JacksonException | IllegalArgumentException e) {
         unreadable.add(
             record.value() == null ? "" : new String(record.value(), StandardCharsets.UTF_8));
+        unreadableOffsets.add(offset);
       }
     }
-    return new PolledEvents(events, sources, unreadable);
+    return new PolledEvents(events, sources, eventOffsets, unreadable, unreadableOffsets);
+  }
+
+  /** Hands the poll to a pipeline as one batch. */
+  CompletableFuture<IngestResult> ingestInto(PipelineInput input) {
+    return input.ingestPolled(
+        events, unreadable, sources::get, eventOffsets::get, unreadableOffsets::get);
   }
 
   /** The watermark source of events read from a partition, when they name none themselves. */

@@ -1,5 +1,6 @@
 package io.eventide.runtime;
 
+import io.eventide.config.ClusterProperties;
 import io.eventide.config.IngestProperties;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IncomingEvent;
@@ -19,12 +20,17 @@ import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.state.PartitionStore;
 import io.eventide.state.PartitionWatermark;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.stereotype.Component;
@@ -55,9 +61,27 @@ public final class ClusterIngest implements PipelineLifecycleListener {
 
   private record Reader(PipelineDefinition definition, int partitions, PipelineCore core) {}
 
+  /** A logged batch: what reading it found, and its last record's offset in each partition. */
+  private record Appended(IngestResult result, Map<Integer, Long> lastOffsets) {}
+
+  /**
+   * A waiting request looks at its receipts soon after its records are logged (an owner's poll and
+   * commit take a few milliseconds), then less and less often.
+   */
+  private static final long FIRST_LOOK_MS = 5;
+
+  private static final long LAST_LOOK_MS = 100;
+
+  private final Duration applyTimeout;
+
   public ClusterIngest(
-      IngestLog log, PartitionStore store, ProcessingClock clock, IngestProperties ingest) {
+      IngestLog log,
+      PartitionStore store,
+      ProcessingClock clock,
+      IngestProperties ingest,
+      ClusterProperties cluster) {
     this.log = log;
+    this.applyTimeout = cluster.applyTimeout();
     this.store = store;
     this.clock = clock;
     this.bounds = ingest.bounds();
@@ -182,10 +206,95 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     @Override
     public CompletableFuture<IngestResult> ingest(
         List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
+      return log(events, unreadable, defaultSource, null, null, null).thenApply(Appended::result);
+    }
+
+    @Override
+    public CompletableFuture<IngestResult> ingestPolled(
+        List<JsonNode> events,
+        List<String> unreadable,
+        IntFunction<String> defaultSource,
+        IntFunction<SourceOffset> eventOffset,
+        IntFunction<SourceOffset> unreadableOffset) {
+      return log(events, unreadable, defaultSource, null, eventOffset, unreadableOffset)
+          .thenApply(Appended::result);
+    }
+
+    /**
+     * Logs the batch with a request id in every record, then waits until the partitions' owners
+     * have committed past the request's last record in each, and answers with their receipts.
+     */
+    @Override
+    public CompletableFuture<Applied> ingestApplied(
+        List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
+      String request = UUID.randomUUID().toString();
+      long deadline = System.nanoTime() + applyTimeout.toNanos();
+      return log(events, unreadable, defaultSource, request, null, null)
+          .thenCompose(
+              appended -> {
+                CompletableFuture<Applied> answer = new CompletableFuture<>();
+                awaitReceipt(appended, request, deadline, FIRST_LOOK_MS, answer);
+                return answer;
+              });
+    }
+
+    private void awaitReceipt(
+        Appended appended,
+        String request,
+        long deadline,
+        long delayMs,
+        CompletableFuture<Applied> answer) {
+      store
+          .receipt(reader.definition.name(), request, appended.lastOffsets())
+          .whenComplete(
+              (receipt, error) -> {
+                if (error != null) {
+                  answer.completeExceptionally(error);
+                } else if (receipt.isPresent() || appended.lastOffsets().isEmpty()) {
+                  answer.complete(new Applied(receipt.orElse(appended.result()), true));
+                } else if (System.nanoTime() + delayMs * 1_000_000 > deadline) {
+                  answer.complete(new Applied(appended.result(), false));
+                } else {
+                  CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS)
+                      .execute(
+                          () ->
+                              awaitReceipt(
+                                  appended,
+                                  request,
+                                  deadline,
+                                  Math.min(2 * delayMs, LAST_LOOK_MS),
+                                  answer));
+                }
+              });
+    }
+
+    /**
+     * Reads and logs a batch; its records carry {@code request} when it waits (else null), and
+     * where each was read from when it comes from a Kafka source (else the offsets are null).
+     */
+    private CompletableFuture<Appended> log(
+        List<JsonNode> events,
+        List<String> unreadable,
+        IntFunction<String> defaultSource,
+        String request,
+        IntFunction<SourceOffset> eventOffset,
+        IntFunction<SourceOffset> unreadableOffset) {
       long now = clock.now();
       String lineage = reader.definition.revision().lineage();
       int partitions = reader.partitions;
       PipelineCore.ReadBatch batch = reader.core.read(events, defaultSource, now);
+      // Reading keeps each event's JSON as it came: that object finds its place in the poll.
+      Map<JsonNode, Integer> index = new IdentityHashMap<>();
+      if (eventOffset != null) {
+        for (int i = 0; i < events.size(); i++) {
+          index.put(events.get(i), i);
+        }
+      }
+      Function<JsonNode, SourceOffset> origin =
+          raw -> {
+            Integer i = index.get(raw);
+            return i == null ? null : eventOffset.apply(i);
+          };
       List<IngestLog.Entry> entries = new ArrayList<>(events.size() + unreadable.size());
       int logged = 0;
       for (int p = 0; p < partitions; p++) {
@@ -196,7 +305,14 @@ public final class ClusterIngest implements PipelineLifecycleListener {
               new IngestLog.Entry(
                   p,
                   in.event().key(),
-                  new LogRecord(LogRecord.Kind.EVENT, lineage, now, source, json(in.raw()))));
+                  new LogRecord(
+                      LogRecord.Kind.EVENT,
+                      lineage,
+                      now,
+                      source,
+                      json(in.raw()),
+                      request,
+                      origin.apply(in.raw()))));
           logged++;
         }
       }
@@ -205,9 +321,17 @@ public final class ClusterIngest implements PipelineLifecycleListener {
             new IngestLog.Entry(
                 Math.floorMod(refused.event().hashCode(), partitions),
                 null,
-                new LogRecord(LogRecord.Kind.EVENT, lineage, now, null, json(refused.event()))));
+                new LogRecord(
+                    LogRecord.Kind.EVENT,
+                    lineage,
+                    now,
+                    null,
+                    json(refused.event()),
+                    request,
+                    origin.apply(refused.event()))));
       }
-      for (String line : unreadable) {
+      for (int i = 0; i < unreadable.size(); i++) {
+        String line = unreadable.get(i);
         entries.add(
             new IngestLog.Entry(
                 Math.floorMod(line.hashCode(), partitions),
@@ -217,11 +341,14 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     lineage,
                     now,
                     null,
-                    line.getBytes(StandardCharsets.UTF_8))));
+                    line.getBytes(StandardCharsets.UTF_8),
+                    request,
+                    unreadableOffset == null ? null : unreadableOffset.apply(i))));
       }
       IngestResult result =
           batch.result(new IngestResult(logged, 0, 0, 0, 0, 0, 0, unreadable.size()));
-      return log.append(reader.definition.name(), entries).thenApply(v -> result);
+      return log.append(reader.definition.name(), entries)
+          .thenApply(last -> new Appended(result, last));
     }
 
     @Override
@@ -235,7 +362,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
             new IngestLog.Entry(
                 p, null, new LogRecord(LogRecord.Kind.WATERMARK, lineage, now, source, body)));
       }
-      return log.append(reader.definition.name(), entries).thenApply(v -> true);
+      return log.append(reader.definition.name(), entries).thenApply(last -> true);
     }
 
     @Override

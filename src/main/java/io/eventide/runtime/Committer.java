@@ -1,6 +1,7 @@
 package io.eventide.runtime;
 
 import io.eventide.core.DeadLetter;
+import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
@@ -134,8 +135,10 @@ final class Committer {
     List<RenderedPane> rendered = new ArrayList<>();
     List<KeyedWindow> mergedAway = new ArrayList<>();
     List<DeadLetter> letters = new ArrayList<>(rejected);
+    IngestResult outcome = IngestResult.EMPTY;
     for (CompletableFuture<ShardStep> f : steps) {
       ShardStep step = f.join();
+      outcome = outcome.plus(step.outcome());
       if (step.changes() != null && !step.changes().isEmpty()) {
         changes.add(step.changes());
       }
@@ -143,7 +146,12 @@ final class Committer {
       mergedAway.addAll(step.mergedAway());
       letters.addAll(step.deadLetters());
     }
-    Commit commit = new Commit(changes, tracker, rendered, mergedAway, letters, progress);
+    // A waiting request's receipt holds what was read and what the shards made of it.
+    PartitionProgress landed =
+        progress == null || progress.receipt() == null
+            ? progress
+            : progress.withReceipt(progress.receipt().plus(outcome));
+    Commit commit = new Commit(changes, tracker, rendered, mergedAway, letters, landed);
     if (commit.isEmpty()) {
       done.complete(null);
       return;

@@ -1,6 +1,7 @@
 package io.eventide.runtime;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -19,8 +20,10 @@ public interface IngestLog {
   /**
    * Appends records, each to its partition, in order per partition; completes once every one is
    * durable (acknowledged by all in-sync replicas), and fails if any is not.
+   *
+   * @return the offset of the last record appended to each partition, by partition
    */
-  CompletableFuture<Void> append(String pipeline, List<Entry> entries);
+  CompletableFuture<Map<Integer, Long>> append(String pipeline, List<Entry> entries);
 
   /** A record for a partition, with the key that names it (for reading the log by hand). */
   record Entry(int partition, String key, LogRecord record) {}

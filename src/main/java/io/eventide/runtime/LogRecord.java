@@ -11,8 +11,23 @@ package io.eventide.runtime;
  *     that time
  * @param source the watermark's source ({@link Kind#WATERMARK}; null: every source), else null
  * @param body an event's JSON, an unreadable line's text, or a watermark in decimal milliseconds
+ * @param request the request that waits for its records to be applied ({@code ?wait=applied}), for
+ *     whose counts the owner leaves a receipt; null when nobody waits
+ * @param origin where an event read from a Kafka source was read from; null for a post's
  */
-public record LogRecord(Kind kind, String lineage, long readAt, String source, byte[] body) {
+public record LogRecord(
+    Kind kind,
+    String lineage,
+    long readAt,
+    String source,
+    byte[] body,
+    String request,
+    SourceOffset origin) {
+
+  /** A record nobody waits for, not read from a Kafka source. */
+  public LogRecord(Kind kind, String lineage, long readAt, String source, byte[] body) {
+    this(kind, lineage, readAt, source, body, null, null);
+  }
 
   /** The kinds of records. */
   public enum Kind {

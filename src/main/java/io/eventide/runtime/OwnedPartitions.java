@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,7 +45,12 @@ public final class OwnedPartitions {
   /** A partition of a pipeline. */
   public record Id(String pipeline, int partition) {}
 
-  private record Owned(PipelineRuntime runtime, int partitions) {}
+  /**
+   * An owned partition: its runtime, the pipeline's partition count, and the offset of the last
+   * record of each Kafka source partition applied to it (changed only by the thread that hands the
+   * partition's records over).
+   */
+  private record Owned(PipelineRuntime runtime, int partitions, Map<String, Long> origins) {}
 
   private final Map<Id, Owned> owned = new ConcurrentHashMap<>();
   private final Map<String, PartitionWatermarks> views = new ConcurrentHashMap<>();
@@ -126,7 +132,7 @@ public final class OwnedPartitions {
     PipelineRuntime runtime =
         runtimes.partitionRuntime(
             definition, state, new PipelineCore.Partition(id.partition(), view));
-    owned.put(id, new Owned(runtime, others.size()));
+    owned.put(id, new Owned(runtime, others.size(), new HashMap<>(state.origins())));
     return state.nextOffset();
   }
 
@@ -139,7 +145,9 @@ public final class OwnedPartitions {
   /**
    * Applies a run of the partition's records, in order, each committed with the offset after it
    * ({@code offsets[i]} is record {@code i}'s). Records logged for an earlier lineage of the
-   * pipeline (before a reset) are skipped.
+   * pipeline (before a reset) are skipped, and so are records of a Kafka source logged again: at or
+   * below the last offset of their source partition applied here (a source's reader that died
+   * between logging a poll and committing its offsets logs the poll again).
    *
    * @return completes once every commit landed: true when all records were taken, false when a
    *     record of a later lineage stopped the run (the pipeline was reset: the partition must be
@@ -163,6 +171,22 @@ public final class OwnedPartitions {
         }
         run.pending = true;
         continue;
+      }
+      if (r.origin() != null) {
+        Long applied = o.origins().get(r.origin().partition());
+        if (applied != null && r.origin().offset() <= applied) {
+          run.pending = true;
+          continue;
+        }
+      }
+      if (run.pending && !Objects.equals(run.request, r.request())) {
+        // A waiting request's receipt must count its own records only.
+        commits.add(run.flush(runtime, offsets[i]));
+      }
+      run.request = r.request();
+      if (r.origin() != null) {
+        o.origins().put(r.origin().partition(), r.origin().offset());
+        run.origins.put(r.origin().partition(), r.origin().offset());
       }
       switch (r.kind()) {
         case EVENT -> run.event(r);
@@ -218,6 +242,12 @@ public final class OwnedPartitions {
     /** Whether records were read since the last commit, so that their offset must be committed. */
     boolean pending;
 
+    /** The request waiting for the run's records, whose receipt the commit leaves; else null. */
+    String request;
+
+    /** Where the run leaves the Kafka source partitions its records were read from. */
+    Map<String, Long> origins = new HashMap<>();
+
     void event(LogRecord r) {
       JsonNode json;
       try {
@@ -238,10 +268,17 @@ public final class OwnedPartitions {
       List<LogRecord> read = records;
       CompletableFuture<?> committed =
           runtime.ingest(
-              events, unreadable, i -> read.get(i).readAt(), i -> read.get(i).source(), nextOffset);
+              events,
+              unreadable,
+              i -> read.get(i).readAt(),
+              i -> read.get(i).source(),
+              nextOffset,
+              request,
+              origins);
       events = new ArrayList<>();
       records = new ArrayList<>();
       unreadable = new ArrayList<>();
+      origins = new HashMap<>();
       pending = false;
       return committed;
     }

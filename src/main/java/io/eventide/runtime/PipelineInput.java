@@ -30,6 +30,45 @@ public interface PipelineInput {
   }
 
   /**
+   * Like {@link #ingest(List, List, IntFunction)}, for a poll of a Kafka topic Eventide reads:
+   * {@code eventOffset} and {@code unreadableOffset} say where event {@code i} and unreadable value
+   * {@code i} were read from. In cluster mode they travel with the events through the ingest log,
+   * so that a poll logged twice is applied once; one process applies a poll read again like any
+   * batch (event ids de-duplicate it).
+   */
+  default CompletableFuture<IngestResult> ingestPolled(
+      List<JsonNode> events,
+      List<String> unreadable,
+      IntFunction<String> defaultSource,
+      IntFunction<SourceOffset> eventOffset,
+      IntFunction<SourceOffset> unreadableOffset) {
+    return ingest(events, unreadable, defaultSource);
+  }
+
+  /**
+   * Like {@link #ingest(List, List, IntFunction)}, answered once the events are applied ({@code
+   * ?wait=applied}), with what became of each. One process answers only then anyway; in cluster
+   * mode this waits for the owners of the partitions, for at most {@code
+   * eventide.cluster.apply-timeout}.
+   */
+  default CompletableFuture<Applied> ingestApplied(
+      List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
+    return ingest(events, unreadable, defaultSource).thenApply(r -> new Applied(r, true));
+  }
+
+  /**
+   * What a waiting request learns.
+   *
+   * @param counts what became of each event; when not {@code complete}, what was logged
+   * @param complete whether every event was applied within the wait
+   */
+  record Applied(IngestResult counts, boolean complete) {
+    public Applied plus(Applied o) {
+      return new Applied(counts.plus(o.counts), complete && o.complete);
+    }
+  }
+
+  /**
    * Takes an explicit watermark for a source, or for every source when {@code source} is null.
    *
    * @return false when it would have gone backwards and was ignored (known only where it is applied

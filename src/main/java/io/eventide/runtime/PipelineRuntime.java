@@ -20,10 +20,12 @@ import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.state.PartitionProgress;
 import io.eventide.state.PipelineState;
+import io.eventide.state.Receipt;
 import io.eventide.state.UnreplicatedCommitException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -182,20 +184,24 @@ public final class PipelineRuntime implements PipelineInput {
   @Override
   public CompletableFuture<IngestResult> ingest(
       List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
-    return ingest(events, unreadable, null, defaultSource, null);
+    return ingest(events, unreadable, null, defaultSource, null, null, Map.of());
   }
 
   /**
    * Like {@link #ingest(List, List, IntFunction)}, for a run of records of a partition's ingest log
    * (cluster mode): each event is read as of {@code readAt}, when the replica that logged it read
-   * it (null: now), and the commit records {@code nextOffset} as where the partition resumes.
+   * it (null: now), and the commit records {@code nextOffset} as where the partition resumes, the
+   * counts of the run as the receipt of {@code request} when a request waits for them, and where
+   * the run leaves the Kafka source partitions its events were read from ({@code origins}).
    */
   CompletableFuture<IngestResult> ingest(
       List<JsonNode> events,
       List<String> unreadable,
       IntToLongFunction readAt,
       IntFunction<String> defaultSource,
-      Long nextOffset) {
+      Long nextOffset,
+      String request,
+      Map<String, Long> origins) {
     long started = System.nanoTime();
     long now = clock.now();
     PipelineCore.ReadBatch batch =
@@ -205,14 +211,21 @@ public final class PipelineRuntime implements PipelineInput {
     // The batch's own list: applying it adds the events of sources beyond the cap.
     List<DeadLetter> rejected = batch.rejected();
     rejected.addAll(core.unreadable(unreadable, now));
+    IngestResult unread = new IngestResult(0, 0, 0, 0, 0, 0, 0, unreadable.size());
     List<CompletableFuture<ShardStep>> steps;
     CompletableFuture<Void> committed;
     synchronized (order) {
       steps = core.apply(batch, now, ops);
-      committed =
-          committer.submit(steps, core.trackerChange(), rejected, progress(nextOffset, now));
+      // After the apply: the partition's sources have seen the batch.
+      PartitionProgress progress = progress(nextOffset, now);
+      if (request != null && progress != null) {
+        progress = progress.withReceipt(new Receipt(request, batch.result(unread)));
+      }
+      if (!origins.isEmpty() && progress != null) {
+        progress = progress.withOrigins(origins);
+      }
+      committed = committer.submit(steps, core.trackerChange(), rejected, progress);
     }
-    IngestResult unread = new IngestResult(0, 0, 0, 0, 0, 0, 0, unreadable.size());
     return committed.handle(
         (v, error) -> {
           Throwable cause = error instanceof CompletionException c ? c.getCause() : error;

@@ -1,7 +1,10 @@
 package io.eventide.state;
 
+import io.eventide.core.IngestResult;
 import io.eventide.core.ShardSnapshot;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -27,6 +30,15 @@ public interface PartitionStore {
    * replica): the whole shard, or only {@code key}'s state when it is not null.
    */
   CompletableFuture<ShardSnapshot> readPartition(String pipeline, int partition, String key);
+
+  /**
+   * What became of a waiting request's records ({@code ?wait=applied}): the sum of its receipts
+   * once every partition it logged to has committed past its last record there, else empty.
+   *
+   * @param lastOffsets the offset of the request's last record, by partition
+   */
+  CompletableFuture<Optional<IngestResult>> receipt(
+      String pipeline, String request, Map<Integer, Long> lastOffsets);
 
   /** What every partition of a pipeline last committed of its sources' event time, by partition. */
   CompletableFuture<List<PartitionWatermark>> partitionWatermarks(String pipeline, int partitions);

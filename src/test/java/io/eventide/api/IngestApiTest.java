@@ -47,6 +47,47 @@ class IngestApiTest {
   }
 
   @Test
+  void waitingForAppliedEventsIsWhatOneProcessDoesAnywayAndAnyOtherWaitIsRefused() {
+    LiveApi api = api();
+    api.define("waits", COUNTS);
+    String body = array(event("k", "2026-01-01T10:00:00Z", 1), "{\"timestamp\": 1}");
+    JsonNode applied =
+        api.send(
+                HttpMethod.POST,
+                "/pipelines/waits/events?wait=applied",
+                MediaType.APPLICATION_JSON,
+                body)
+            .expect(202)
+            .body();
+    assertThat(applied.get("accepted").asInt()).isEqualTo(1);
+    assertThat(applied.at("/dropped/invalid").asInt()).isEqualTo(1);
+    assertThat(applied.get("applied").asBoolean()).isTrue();
+    JsonNode ndjson =
+        api.send(
+                HttpMethod.POST,
+                "/pipelines/waits/events?wait=applied",
+                LiveApi.NDJSON,
+                String.join("\n", lines(3, "")))
+            .expect(202)
+            .body();
+    assertThat(ndjson.get("accepted").asInt()).isEqualTo(3);
+    assertThat(ndjson.get("applied").asBoolean()).isTrue();
+    // Without the wait the answer is as it always was.
+    assertThat(api.events("waits", body).has("applied")).isFalse();
+
+    JsonNode refused =
+        api.send(
+                HttpMethod.POST,
+                "/pipelines/waits/events?wait=logged",
+                MediaType.APPLICATION_JSON,
+                body)
+            .expectProblem(400)
+            .body();
+    assertThat(refused.at("/errors/0/path").asString()).isEqualTo("wait");
+    assertThat(elements(api, "waits")).isEqualTo(5);
+  }
+
+  @Test
   void invalidEventsGoToTheDeadLettersWithTheirPathAndReasonWhileTheRestIsApplied() {
     LiveApi api = api();
     api.define(

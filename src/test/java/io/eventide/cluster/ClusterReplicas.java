@@ -23,20 +23,21 @@ final class ClusterReplicas implements AutoCloseable {
   private final String namespace = "t" + UUID.randomUUID().toString().substring(0, 8) + ".";
   private final List<ChildService> replicas = new ArrayList<>();
 
-  ClusterReplicas(int count) throws Exception {
+  ClusterReplicas(int count, String... settings) throws Exception {
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                "--spring.kafka.bootstrap-servers=" + KafkaTestBroker.get().bootstrapServers(),
+                "--eventide.kafka.enabled=true",
+                "--eventide.kafka.namespace=" + namespace,
+                "--eventide.cluster.enabled=true",
+                "--eventide.cluster.group=" + namespace + "_cluster",
+                "--eventide.cluster.partitions=6",
+                "--eventide.cluster.session-timeout=6s",
+                "--eventide.outputs.sse-poll=200ms"));
+    arguments.addAll(List.of(settings));
     for (int i = 0; i < count; i++) {
-      replicas.add(
-          ChildService.prepare(
-              TestRedis.url(),
-              prefix,
-              "--spring.kafka.bootstrap-servers=" + KafkaTestBroker.get().bootstrapServers(),
-              "--eventide.kafka.enabled=true",
-              "--eventide.kafka.namespace=" + namespace,
-              "--eventide.cluster.enabled=true",
-              "--eventide.cluster.group=" + namespace + "_cluster",
-              "--eventide.cluster.partitions=6",
-              "--eventide.cluster.session-timeout=6s",
-              "--eventide.outputs.sse-poll=200ms"));
+      replicas.add(ChildService.prepare(TestRedis.url(), prefix, arguments.toArray(String[]::new)));
     }
   }
 
@@ -99,6 +100,11 @@ final class ClusterReplicas implements AutoCloseable {
 
   LiveApi api(int i) {
     return replicas.get(i).api;
+  }
+
+  /** The value of a series in replica {@code i}'s Prometheus scrape. */
+  double metric(int i, String series) throws Exception {
+    return replicas.get(i).metric(series);
   }
 
   String log(int i) throws Exception {

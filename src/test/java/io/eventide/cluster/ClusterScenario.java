@@ -122,7 +122,7 @@ final class ClusterScenario {
   }
 
   /** Each final window's value, by window. */
-  private static Map<String, Double> finalResults(LiveApi api, String pipeline) {
+  static Map<String, Double> finalResults(LiveApi api, String pipeline) {
     Map<String, Double> out = new TreeMap<>();
     for (JsonNode r : api.get("/pipelines/" + pipeline + "/results?limit=10000").get("results")) {
       if (r.get("final").asBoolean()) {
@@ -133,7 +133,7 @@ final class ClusterScenario {
   }
 
   /** The final value of every window by {@code /simulate} over exactly these events. */
-  private static Map<String, Double> simulate(LiveApi api, List<JsonNode> events) {
+  static Map<String, Double> simulate(LiveApi api, List<JsonNode> events) {
     ObjectNode request = JsonNodeFactory.instance.objectNode();
     request.set("pipeline", JsonMapper.shared().readTree(DEFINITION));
     ArrayNode steps = request.putArray("steps");

@@ -21,6 +21,18 @@ final class IngestTopic {
 
   /** Every event logged to the topic, whatever its lineage. */
   static List<JsonNode> loggedEvents(String topic) {
+    List<JsonNode> events = new ArrayList<>();
+    for (ConsumerRecord<byte[], byte[]> r : records(topic)) {
+      Header kind = r.headers().lastHeader("eventide-kind");
+      if (kind != null && new String(kind.value(), StandardCharsets.UTF_8).equals("EVENT")) {
+        events.add(JsonMapper.shared().readTree(r.value()));
+      }
+    }
+    return events;
+  }
+
+  /** Every record of the topic, as logged. */
+  static List<ConsumerRecord<byte[], byte[]>> records(String topic) {
     Map<String, Object> props =
         Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -33,7 +45,7 @@ final class IngestTopic {
             ByteArrayDeserializer.class,
             ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
             ByteArrayDeserializer.class);
-    List<JsonNode> events = new ArrayList<>();
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
       List<TopicPartition> partitions =
           consumer.partitionsFor(topic).stream()
@@ -43,14 +55,9 @@ final class IngestTopic {
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
       while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-          Header kind = r.headers().lastHeader("eventide-kind");
-          if (kind != null && new String(kind.value(), StandardCharsets.UTF_8).equals("EVENT")) {
-            events.add(JsonMapper.shared().readTree(r.value()));
-          }
-        }
+        consumer.poll(Duration.ofMillis(500)).forEach(records::add);
       }
     }
-    return events;
+    return records;
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventide.core.IngestBounds;
+import io.eventide.core.IngestResult;
 import io.eventide.core.ShardChanges;
 import io.eventide.engine.Time;
 import io.eventide.state.redis.RedisStateStore;
@@ -93,17 +94,73 @@ class PartitionOwnershipTest {
         .hasCauseInstanceOf(StaleLineageException.class);
   }
 
+  @Test
+  void aWaitingRequestsReceiptsAddUpAndAreReadOnceEveryPartitionCommittedPastItsRecords() {
+    PartitionState zero = store.openPartition("p", "L", 0, 2).join();
+    PartitionState one = store.openPartition("p", "L", 1, 2).join();
+    // The request logged to partition 0 up to offset 11 and to partition 1 up to offset 4.
+    Map<Integer, Long> last = Map.of(0, 11L, 1, 4L);
+    assertThat(store.receipt("p", "r1", last).join()).isEmpty();
+
+    zero.commit(step("a", 10, 100, new Receipt("r1", new IngestResult(3, 1, 0, 0, 1, 0, 0, 0))))
+        .join();
+    one.commit(step("b", 5, 100, new Receipt("r1", new IngestResult(2, 0, 1, 0, 0, 0, 0, 1))))
+        .join();
+    // Partition 0 has not committed past offset 11: its receipt may not be whole yet.
+    assertThat(store.receipt("p", "r1", last).join()).isEmpty();
+
+    zero.commit(step("c", 12, 100, new Receipt("r1", new IngestResult(1, 0, 0, 0, 0, 2, 0, 0))))
+        .join();
+    assertThat(store.receipt("p", "r1", last).join())
+        .contains(new IngestResult(6, 1, 1, 0, 1, 2, 0, 1));
+    // Another request's receipts are its own.
+    assertThat(store.receipt("p", "r2", Map.of(0, 11L)).join()).contains(IngestResult.EMPTY);
+  }
+
+  @Test
+  void whereKafkaSourcePartitionsStandIsCommittedWithThePartitionAndReadByItsNextOwner() {
+    PartitionState first = store.openPartition("p", "L", 0, 1).join();
+    assertThat(first.origins()).isEmpty();
+    first
+        .commit(
+            new Commit(
+                List.of(),
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                new PartitionProgress(7L, 0, 0, null, Map.of("src:0", 41L, "src:2", 9L))))
+        .join();
+    first
+        .commit(
+            new Commit(
+                List.of(),
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                new PartitionProgress(9L, 0, 0, null, Map.of("src:0", 44L))))
+        .join();
+    PartitionState next = store.openPartition("p", "L", 0, 1).join();
+    assertThat(next.nextOffset()).isEqualTo(9);
+    assertThat(next.origins()).isEqualTo(Map.of("src:0", 44L, "src:2", 9L));
+  }
+
   /**
    * A commit that writes one key into the partition's one shard (shard 0 of its owner) and reads up
    * to {@code offset}.
    */
   private static Commit step(String key, long offset, long watermark) {
+    return step(key, offset, watermark, null);
+  }
+
+  private static Commit step(String key, long offset, long watermark, Receipt receipt) {
     return new Commit(
         List.of(new ShardChanges(0, Map.of(key, new byte[] {1}), List.of(), Map.of(), null)),
         null,
         List.of(),
         List.of(),
         List.of(),
-        new PartitionProgress(offset, watermark, watermark));
+        new PartitionProgress(offset, watermark, watermark, receipt, Map.of()));
   }
 }

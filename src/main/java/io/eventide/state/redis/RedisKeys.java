@@ -65,6 +65,19 @@ final class RedisKeys {
     return base(pipeline) + "forwarder:checkpoint";
   }
 
+  /**
+   * Hash: what became of a waiting request's records, per partition ({@code <request>:<partition>}
+   * to eight counts), written by the commits that applied them.
+   */
+  String receipts(String pipeline) {
+    return base(pipeline) + "receipts";
+  }
+
+  /** Sorted set: the receipts' fields, scored by when they were last written, to prune them. */
+  String receiptsByTime(String pipeline) {
+    return base(pipeline) + "receipts:time";
+  }
+
   String deadLetters(String pipeline) {
     return base(pipeline) + "dead-letters";
   }

@@ -4,6 +4,7 @@ import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestBounds;
+import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
@@ -23,6 +24,7 @@ import io.eventide.state.PartitionState;
 import io.eventide.state.PartitionStore;
 import io.eventide.state.PartitionWatermark;
 import io.eventide.state.PipelineState;
+import io.eventide.state.Receipt;
 import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
@@ -63,8 +65,14 @@ import tools.jackson.databind.json.JsonMapper;
 public class RedisStateStore implements StateStore, OutputStore, PartitionStore {
   private static final Logger log = LoggerFactory.getLogger(RedisStateStore.class);
 
-  /** How long a start-up read may take before the store counts as unavailable. */
+  /** Entries of a shard's state one call of a paged read takes. */
   private static final int STATE_PAGE = 1000;
+
+  /**
+   * How long a waiting request's receipts are kept: past any wait ({@code
+   * eventide.cluster.apply-timeout} is at most ten minutes), then pruned by later commits.
+   */
+  static final Duration RECEIPT_RETENTION = Duration.ofHours(1);
 
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> COMMIT =
@@ -81,6 +89,10 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> PARTITION_WATERMARKS =
       RedisScript.of(new ClassPathResource("redis/partition-watermarks.lua"), List.class);
+
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> RECEIPT =
+      RedisScript.of(new ClassPathResource("redis/receipt.lua"), List.class);
 
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> PANES =
@@ -206,6 +218,13 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
             reply -> {
               Map<String, String> fields = metaFields(pipeline, reply);
               long offset = Long.parseLong(fields.getOrDefault("offset", "0"));
+              Map<String, Long> origins = new HashMap<>();
+              fields.forEach(
+                  (field, value) -> {
+                    if (field.startsWith(ORIGIN_FIELD)) {
+                      origins.put(field.substring(ORIGIN_FIELD.length()), Long.parseLong(value));
+                    }
+                  });
               return readShard(pipeline, partition)
                   .<PartitionState>map(
                       shard ->
@@ -216,7 +235,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
                               partition,
                               shard,
                               fields.get("tracker"),
-                              offset))
+                              offset,
+                              origins))
                   .onErrorMap(RedisStateStore::unavailable);
             })
         .toFuture();
@@ -269,6 +289,78 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         .map(t -> new ShardSnapshot(t.getT1().orElse(null), t.getT2(), Map.of()))
         .onErrorMap(RedisStateStore::unavailable)
         .toFuture();
+  }
+
+  @Override
+  public CompletableFuture<Optional<IngestResult>> receipt(
+      String pipeline, String request, Map<Integer, Long> lastOffsets) {
+    List<String> scriptKeys = new ArrayList<>(1 + lastOffsets.size());
+    List<String> args = new ArrayList<>(1 + 2 * lastOffsets.size());
+    scriptKeys.add(keys.receipts(pipeline));
+    args.add(request);
+    lastOffsets.forEach(
+        (partition, offset) -> {
+          scriptKeys.add(keys.shardMeta(pipeline, partition));
+          args.add(Integer.toString(partition));
+          args.add(Long.toString(offset));
+        });
+    return strings
+        .execute(RECEIPT, scriptKeys, args)
+        .collectList()
+        .map(
+            reply -> {
+              // The script's one reply, a list, is the Flux's element.
+              List<?> items = reply.size() == 1 ? (List<?>) reply.get(0) : reply;
+              if (Long.parseLong(text(items.get(0))) == 0) {
+                return Optional.<IngestResult>empty();
+              }
+              IngestResult sum = IngestResult.EMPTY;
+              for (Object counts : items.subList(1, items.size())) {
+                if (counts != null) {
+                  sum = sum.plus(counts(text(counts)));
+                }
+              }
+              return Optional.of(sum);
+            })
+        .onErrorMap(RedisStateStore::unavailable)
+        .toFuture();
+  }
+
+  /** A receipt's field in the receipts hash. */
+  private static String receiptField(String request, int partition) {
+    return request + ":" + partition;
+  }
+
+  /** A receipt's counts as stored: eight numbers in {@link IngestResult}'s order. */
+  private static String counts(IngestResult r) {
+    return r.accepted()
+        + ","
+        + r.late()
+        + ","
+        + r.duplicates()
+        + ","
+        + r.filtered()
+        + ","
+        + r.expired()
+        + ","
+        + r.closed()
+        + ","
+        + r.future()
+        + ","
+        + r.invalid();
+  }
+
+  private static IngestResult counts(String stored) {
+    String[] n = stored.split(",");
+    return new IngestResult(
+        Integer.parseInt(n[0]),
+        Integer.parseInt(n[1]),
+        Integer.parseInt(n[2]),
+        Integer.parseInt(n[3]),
+        Integer.parseInt(n[4]),
+        Integer.parseInt(n[5]),
+        Integer.parseInt(n[6]),
+        Integer.parseInt(n[7]));
   }
 
   /** A new owner's epoch: random, so that no two opens ever share one. */
@@ -552,9 +644,11 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       scriptKeys.add(keys.resultsOrder(pipeline));
       scriptKeys.add(keys.paneLog(pipeline));
       scriptKeys.add(keys.deadLetters(pipeline));
+      scriptKeys.add(keys.receipts(pipeline));
+      scriptKeys.add(keys.receiptsByTime(pipeline));
       long number = ++sequence;
       int size =
-          14
+          18
               + 8 * commit.panes().size()
               + 3 * commit.mergedAway().size()
               + 2 * commit.deadLetters().size();
@@ -577,6 +671,10 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
               : number(progress.nextOffset()));
       args.add(progress == null ? new byte[0] : number(progress.sourceWatermark()));
       args.add(progress == null ? new byte[0] : number(progress.heard()));
+      Receipt receipt = progress == null ? null : progress.receipt();
+      args.add(receipt == null ? new byte[0] : utf8(receiptField(receipt.request(), firstShard)));
+      args.add(receipt == null ? new byte[0] : utf8(counts(receipt.counts())));
+      args.add(number(RECEIPT_RETENTION.toMillis()));
       args.add(number(commit.shards().size()));
       for (ShardChanges c : commit.shards()) {
         int shard = firstShard + c.shard();
@@ -625,6 +723,13 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         args.add(utf8(d.reason().wireName()));
         args.add(utf8(d.toJson().toString()));
       }
+      Map<String, Long> origins = progress == null ? Map.of() : progress.origins();
+      args.add(number(origins.size()));
+      origins.forEach(
+          (partition, offset) -> {
+            args.add(utf8(ORIGIN_FIELD + partition));
+            args.add(number(offset));
+          });
       return bytes
           .execute(COMMIT, scriptKeys, args)
           .collectList()
@@ -710,6 +815,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   /** One partition's owner in cluster mode: its commits record the offset it has read to. */
   private final class RedisPartitionState extends RedisPipelineState implements PartitionState {
     private final long nextOffset;
+    private final Map<String, Long> origins;
 
     RedisPartitionState(
         String pipeline,
@@ -718,7 +824,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         int partition,
         ShardSnapshot shard,
         String tracker,
-        long nextOffset) {
+        long nextOffset,
+        Map<String, Long> origins) {
       super(
           pipeline,
           lineage,
@@ -728,11 +835,17 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
           List.of(shard),
           tracker);
       this.nextOffset = nextOffset;
+      this.origins = Map.copyOf(origins);
     }
 
     @Override
     public long nextOffset() {
       return nextOffset;
+    }
+
+    @Override
+    public Map<String, Long> origins() {
+      return origins;
     }
 
     /** The partition's meta holds its offset, which an undone open must not take with it. */
@@ -743,6 +856,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   }
 
   private static final Duration RESOLVE_BACKOFF = Duration.ofMillis(50);
+
+  /** A partition meta's field for the last record applied of a Kafka source partition. */
+  private static final String ORIGIN_FIELD = "origin:";
 
   private static final byte[] ONE = {'1'};
   private static final byte[] ZERO = {'0'};
