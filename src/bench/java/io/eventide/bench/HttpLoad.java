@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The load driver for a running service: a workload of docs/benchmarks.md sent as NDJSON batches
@@ -68,6 +71,7 @@ public final class HttpLoad {
     String pipeline = "bench-" + workload.name().toLowerCase();
     put(pipeline, pipelineJson(workload));
     List<List<byte[]>> bodies = render(events, batch, connections);
+    double reference = parseReference(bodies, n);
 
     AtomicLong panes = new AtomicLong();
     DoubleAdder checksum = new DoubleAdder();
@@ -126,7 +130,7 @@ public final class HttpLoad {
       }
       double ingestSeconds = (ingested - started) / 1e9;
       System.out.printf(
-          "| %s | %d | %d | %,.0f | %.2f | %.2f | %d | %.0f | %s |%n",
+          "| %s | %d | %d | %,.0f | %.2f | %.2f | %d | %.0f | %s | %s | %,.0f | %.1f %% |%n",
           workload,
           batch,
           connections,
@@ -135,9 +139,77 @@ public final class HttpLoad {
           (drained - started) / 1e9,
           panes.get(),
           checksum.sum(),
-          probe.summary());
+          probe.summary(),
+          percentiles(acks),
+          reference,
+          100 * n / ingestSeconds / reference);
     }
   }
+
+  /**
+   * The rate the HTTP rate is held to (issue 18): one core parsing the same NDJSON bodies with
+   * Jackson's streaming parser, reading each event's key, timestamp and value and adding the value
+   * to its key's total, and nothing else; the best of three passes, the first two warming up.
+   */
+  private static double parseReference(List<List<byte[]>> bodies, int n) {
+    double best = 0;
+    for (int pass = 0; pass < 3; pass++) {
+      Map<String, double[]> totals = new java.util.HashMap<>();
+      long started = System.nanoTime();
+      long parsed = 0;
+      for (List<byte[]> connection : bodies) {
+        for (byte[] body : connection) {
+          parsed += parse(body, totals);
+        }
+      }
+      if (parsed != n) {
+        throw new IllegalStateException("the reference parse read " + parsed + " of " + n);
+      }
+      best = Math.max(best, n / ((System.nanoTime() - started) / 1e9));
+    }
+    return best;
+  }
+
+  private static long parse(byte[] ndjson, Map<String, double[]> totals) {
+    long events = 0;
+    try (JsonParser p = JsonMapper.shared().createParser(ndjson)) {
+      while (p.nextToken() == JsonToken.START_OBJECT) {
+        String key = null;
+        long timestamp = 0;
+        double value = 0;
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+          String name = p.currentName();
+          p.nextToken();
+          switch (name) {
+            case "key" -> key = p.getString();
+            case "timestamp" -> timestamp = p.getLongValue();
+            case "value" -> value = p.getDoubleValue();
+            default -> p.skipChildren();
+          }
+        }
+        double[] total = totals.computeIfAbsent(key, k -> new double[2]);
+        total[0] += value;
+        total[1] = Math.max(total[1], timestamp);
+        events++;
+      }
+    }
+    return events;
+  }
+
+  /** p50 / p99 of the latencies, in milliseconds. */
+  private static String percentiles(List<Long> nanos) {
+    long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+    if (sorted.length == 0) {
+      return "-";
+    }
+    return String.format(
+        "%.1f / %.1f ms",
+        sorted[sorted.length / 2] / 1e6,
+        sorted[Math.min(sorted.length - 1, (int) (sorted.length * 0.99))] / 1e6);
+  }
+
+  /** Each post's time from sending to its 202, in nanoseconds. */
+  private final List<Long> acks = java.util.Collections.synchronizedList(new ArrayList<>());
 
   /** Each connection sends its share in order, as one watermark source; returns events accepted. */
   private long send(String pipeline, List<List<byte[]>> bodies) throws Exception {
@@ -157,6 +229,7 @@ public final class HttpLoad {
                   long accepted = 0;
                   for (byte[] body : connection) {
                     rounds.arriveAndAwaitAdvance();
+                    long sent = System.nanoTime();
                     HttpResponse<String> r =
                         http.send(
                             HttpRequest.newBuilder(
@@ -168,6 +241,7 @@ public final class HttpLoad {
                     if (r.statusCode() != 202) {
                       throw new IllegalStateException(r.statusCode() + " " + r.body());
                     }
+                    acks.add(System.nanoTime() - sent);
                     accepted += (long) number(Pattern.compile("\"accepted\":(\\d+)"), r.body());
                   }
                   rounds.arriveAndDeregister();
