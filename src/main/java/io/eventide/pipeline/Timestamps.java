@@ -34,8 +34,54 @@ public final class Timestamps {
 
   private Timestamps() {}
 
+  /** The last millisecond of year 9999, the last instant written with a four-digit year. */
+  private static final long LAST_FOUR_DIGIT_YEAR = 253_402_300_799_999L;
+
+  /**
+   * {@code 2024-05-01T12:00:00.000Z}. Every pane record carries several of these; within years 1970
+   * to 9999 (where events live) they are written digit by digit, which costs a tenth of the
+   * formatter's time and showed in profiles of the service over HTTP.
+   */
   public static String format(long epochMillis) {
-    return OUTPUT.format(Instant.ofEpochMilli(epochMillis));
+    if (epochMillis < 0 || epochMillis > LAST_FOUR_DIGIT_YEAR) {
+      return OUTPUT.format(Instant.ofEpochMilli(epochMillis));
+    }
+    long days = epochMillis / 86_400_000L;
+    int ofDay = (int) (epochMillis % 86_400_000L);
+    // Civil date from days since 1970-01-01 (the proleptic Gregorian calendar in eras of 400
+    // years, as in Howard Hinnant's date algorithms).
+    long z = days + 719_468;
+    long era = z / 146_097;
+    int dayOfEra = (int) (z - era * 146_097);
+    int yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365;
+    int dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+    int mp = (5 * dayOfYear + 2) / 153;
+    int day = dayOfYear - (153 * mp + 2) / 5 + 1;
+    int month = mp < 10 ? mp + 3 : mp - 9;
+    int year = (int) (yearOfEra + era * 400) + (month <= 2 ? 1 : 0);
+    char[] out = new char[24];
+    digits(out, 0, year, 4);
+    out[4] = '-';
+    digits(out, 5, month, 2);
+    out[7] = '-';
+    digits(out, 8, day, 2);
+    out[10] = 'T';
+    digits(out, 11, ofDay / 3_600_000, 2);
+    out[13] = ':';
+    digits(out, 14, ofDay / 60_000 % 60, 2);
+    out[16] = ':';
+    digits(out, 17, ofDay / 1000 % 60, 2);
+    out[19] = '.';
+    digits(out, 20, ofDay % 1000, 3);
+    out[23] = 'Z';
+    return new String(out);
+  }
+
+  private static void digits(char[] out, int at, int value, int width) {
+    for (int i = at + width - 1; i >= at; i--) {
+      out[i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
   }
 
   /** Formats a watermark, showing the bounds of time as {@code -inf} and {@code +inf}. */

@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventide.engine.Time;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +27,31 @@ class TimestampsTest {
     assertThat(Timestamps.format(0)).isEqualTo("1970-01-01T00:00:00.000Z");
     assertThat(Timestamps.format(-1)).isEqualTo("1969-12-31T23:59:59.999Z");
     assertThat(Timestamps.format(1_714_564_800_000L)).isEqualTo("2024-05-01T12:00:00.000Z");
+  }
+
+  @Test
+  void writesEveryInstantAsTheIsoFormatterDoes() {
+    DateTimeFormatter iso = new DateTimeFormatterBuilder().appendInstant(3).toFormatter();
+    long last = 253_402_300_799_999L;
+    List<Long> instants =
+        new ArrayList<>(
+            List.of(
+                0L,
+                1L,
+                86_399_999L,
+                86_400_000L,
+                951_782_400_000L, // 2000-02-29
+                4_107_542_400_000L, // 2100-03-01, after a non-leap 29th that is not there
+                last,
+                last + 1,
+                Long.MAX_VALUE / 2));
+    Random random = new Random(18);
+    for (int i = 0; i < 100_000; i++) {
+      instants.add(Math.floorMod(random.nextLong(), last + 1));
+    }
+    for (long t : instants) {
+      assertThat(Timestamps.format(t)).as("%d", t).isEqualTo(iso.format(Instant.ofEpochMilli(t)));
+    }
   }
 
   @Test

@@ -35,10 +35,20 @@ import tools.jackson.databind.json.JsonMapper;
  * themselves: the embedded default, needing no external service, and losing everything on restart.
  */
 public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore {
+  /**
+   * Results by window start, then key, then end. Written out rather than composed from {@code
+   * Comparator.comparing}: every result upsert walks the skip list with it, and the composed form's
+   * lambdas and boxing showed as 5 % of the service's time under load over HTTP.
+   */
   private static final Comparator<KeyedWindow> ORDER =
-      Comparator.comparingLong(KeyedWindow::start)
-          .thenComparing(KeyedWindow::key)
-          .thenComparingLong(KeyedWindow::end);
+      (a, b) -> {
+        int c = Long.compare(a.start(), b.start());
+        if (c != 0) {
+          return c;
+        }
+        c = a.key().compareTo(b.key());
+        return c != 0 ? c : Long.compare(a.end(), b.end());
+      };
 
   private final Map<String, Outputs> pipelines = new ConcurrentHashMap<>();
 
