@@ -39,8 +39,9 @@ public final class Timestamps {
 
   /**
    * {@code 2024-05-01T12:00:00.000Z}. Every pane record carries several of these; within years 1970
-   * to 9999 (where events live) they are written digit by digit, which costs a tenth of the
-   * formatter's time and showed in profiles of the service over HTTP.
+   * to 9999 (where events live) they are written digit by digit: about 40 ns against the
+   * formatter's 100 ns on this machine, and the formatter showed in profiles of the service over
+   * HTTP.
    */
   public static String format(long epochMillis) {
     if (epochMillis < 0 || epochMillis > LAST_FOUR_DIGIT_YEAR) {
