@@ -22,12 +22,13 @@ import io.eventide.sink.PaneHub;
 import io.eventide.sink.PaneLogReader;
 import io.eventide.sink.PaneStreamItem;
 import io.eventide.state.OutputStore;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 import org.springframework.http.MediaType;
-import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -52,6 +53,8 @@ class OutputController {
   private static final int DEFAULT_RESULTS = 1000;
   private static final int MAX_RESULTS = 10_000;
   private static final String IDLE = "idle";
+  private static final MediaType EVENT_STREAM =
+      new MediaType(MediaType.TEXT_EVENT_STREAM, StandardCharsets.UTF_8);
 
   private final PipelineRegistry registry;
   private final PipelineRuntimes runtimes;
@@ -75,8 +78,12 @@ class OutputController {
     this.permits = permits;
   }
 
+  /**
+   * A pane stream, written by hand rather than as {@code ServerSentEvent}s: Spring's writer writes
+   * and flushes each event on its own, where a batch of panes here is one write and one flush.
+   */
   @GetMapping(path = "/{name}/panes", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-  Flux<ServerSentEvent<String>> panes(
+  Mono<Void> panes(
       @PathVariable String name,
       @RequestParam(required = false) String key,
       @RequestParam(required = false) String timing,
@@ -97,23 +104,28 @@ class OutputController {
     PaneLogReader log = (position, limit) -> store.panesAfter(name, position, limit);
     Mono<String> credential =
         exchange.getPrincipal().map(Credentials::id).defaultIfEmpty(StreamPermits.ANONYMOUS);
+    ServerHttpResponse response = exchange.getResponse();
     return definition(name)
         .zipWith(credential)
-        .flatMapMany(
+        .flatMap(
             found -> {
               Runnable release = permits.acquire(name, found.getT2());
-              return stream(items(name, filter, snapshot, lastEventId, log).map(this::toEvent))
-                  .doFinally(signal -> release.run());
+              Flux<byte[]> chunks =
+                  stream(items(name, filter, snapshot, lastEventId, log).map(SseFrames::of))
+                      .doFinally(signal -> release.run());
+              response.getHeaders().setContentType(EVENT_STREAM);
+              return response.writeAndFlushWith(
+                  chunks.map(chunk -> Mono.just(response.bufferFactory().wrap(chunk))));
             });
   }
 
   /**
-   * What a pane stream carries: after a Last-Event-ID, the log from there (a reconnecting
-   * EventSource sends one, so a snapshot stream that was past its snapshot resumes without one);
-   * with {@code snapshot}, every matching window's result and the log after the position they
-   * reflect; else the log from its end.
+   * What a pane stream carries, in batches: after a Last-Event-ID, the log from there (a
+   * reconnecting EventSource sends one, so a snapshot stream that was past its snapshot resumes
+   * without one); with {@code snapshot}, every matching window's result and the log after the
+   * position they reflect; else the log from its end.
    */
-  private Flux<PaneStreamItem> items(
+  private Flux<List<PaneStreamItem>> items(
       String name,
       Predicate<PaneEvent> filter,
       boolean snapshot,
@@ -130,26 +142,41 @@ class OutputController {
         .snapshot(name)
         .flatMapMany(
             s -> {
-              List<PaneEvent> windows = s.windows().stream().filter(filter).toList();
-              return Flux.<PaneStreamItem>fromIterable(windows)
+              List<PaneStreamItem> windows =
+                  s.windows().stream().filter(filter).map(PaneStreamItem.class::cast).toList();
+              return Flux.fromIterable(windows)
+                  .buffer(properties.ssePageSize())
                   .concatWith(
-                      Mono.just(new PaneStreamItem.SnapshotEnd(s.position(), windows.size())))
+                      Mono.just(
+                          List.of(new PaneStreamItem.SnapshotEnd(s.position(), windows.size()))))
                   .concatWith(hub.subscribe(name, s.position(), filter, log));
             });
   }
 
-  /** An event stream with heartbeats and the idle timeout, ending when {@code events} ends. */
-  private Flux<ServerSentEvent<String>> stream(Flux<ServerSentEvent<String>> events) {
+  /**
+   * An event stream with heartbeats and the idle timeout, ending when {@code events} ends. It holds
+   * one chunk at a time for a client that does not read (prefetch 1 and limitRate), so a slow
+   * client costs a page or two, not the default prefetch of 32 pages.
+   */
+  private Flux<byte[]> stream(Flux<byte[]> events) {
     // A heartbeat the client is not ready for is dropped: left queued, Flux.interval would fail
     // the stream once merge's small prefetch of ticks filled up.
-    Flux<ServerSentEvent<String>> heartbeats =
+    Flux<byte[]> heartbeats =
         Flux.interval(properties.sseHeartbeat(), properties.sseHeartbeat())
             .onBackpressureDrop()
-            .map(i -> ServerSentEvent.<String>builder().comment("heartbeat").build());
-    return Flux.merge(idleTimeout(events).materialize(), heartbeats.map(Signal::next))
-        .<ServerSentEvent<String>>dematerialize()
+            .map(i -> SseFrames.HEARTBEAT);
+    byte[] idle = idleEvent();
+    return Flux.merge(1, idleTimeout(events, idle).materialize(), heartbeats.map(Signal::next))
+        .<byte[]>dematerialize()
         // A heartbeat may race the idle event through the merge; the idle event is last.
-        .takeUntil(e -> IDLE.equals(e.event()));
+        .takeUntil(chunk -> chunk == idle)
+        .limitRate(1);
+  }
+
+  private byte[] idleEvent() {
+    ObjectNode data = JsonNodeFactory.instance.objectNode();
+    data.put("reason", "no pane for " + properties.sseIdleTimeout() + "; reconnect to go on");
+    return SseFrames.event(IDLE, data);
   }
 
   /**
@@ -158,16 +185,12 @@ class OutputController {
    * would hold its connection and its subscriber slot forever. A client that still wants panes
    * reconnects, as EventSource does by itself.
    */
-  private Flux<ServerSentEvent<String>> idleTimeout(Flux<ServerSentEvent<String>> events) {
-    Duration idle = properties.sseIdleTimeout();
-    if (idle.isZero() || idle.isNegative()) {
+  private Flux<byte[]> idleTimeout(Flux<byte[]> events, byte[] idle) {
+    Duration timeout = properties.sseIdleTimeout();
+    if (timeout.isZero() || timeout.isNegative()) {
       return events;
     }
-    ObjectNode data = JsonNodeFactory.instance.objectNode();
-    data.put("reason", "no pane for " + idle + "; reconnect to go on");
-    return events.timeout(
-        idle,
-        Flux.just(ServerSentEvent.<String>builder().event(IDLE).data(data.toString()).build()));
+    return events.timeout(timeout, Flux.just(idle));
   }
 
   @GetMapping(path = "/{name}/results", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -256,42 +279,6 @@ class OutputController {
 
   private Mono<PipelineDefinition> definition(String name) {
     return registry.find(name).switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)));
-  }
-
-  private ServerSentEvent<String> toEvent(PaneStreamItem item) {
-    if (item instanceof PaneEvent p && p.kind() == LogEntryKind.SNAPSHOT) {
-      return ServerSentEvent.<String>builder()
-          .event(p.kind().wireName())
-          // No id: a client cut off within the snapshot reconnects without Last-Event-ID and so
-          // gets the whole snapshot again rather than a part of it.
-          .data("{\"position\":\"" + p.id() + "\",\"pane\":" + p.json() + "}")
-          .build();
-    }
-    if (item instanceof PaneEvent p) {
-      return ServerSentEvent.<String>builder()
-          .id(p.id())
-          .event(p.kind().wireName())
-          .data(p.json())
-          .build();
-    }
-    ObjectNode data = JsonNodeFactory.instance.objectNode();
-    if (item instanceof PaneStreamItem.SnapshotEnd end) {
-      data.put("position", end.position());
-      data.put("windows", end.windows());
-      return ServerSentEvent.<String>builder()
-          .id(end.position())
-          .event("snapshot-end")
-          .data(data.toString())
-          .build();
-    }
-    PaneStreamItem.Behind behind = (PaneStreamItem.Behind) item;
-    data.put(
-        "reason",
-        "the log no longer holds the panes after position; resume from resumeFrom (losing"
-            + " those) or start over with snapshot=true");
-    data.put("position", behind.position());
-    data.put("resumeFrom", behind.resumeFrom());
-    return ServerSentEvent.<String>builder().event("behind").data(data.toString()).build();
   }
 
   private static Predicate<PaneEvent> filter(String key, String timing, Boolean finalOnly) {

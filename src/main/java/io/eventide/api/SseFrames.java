@@ -1,0 +1,97 @@
+package io.eventide.api;
+
+import io.eventide.sink.LogEntryKind;
+import io.eventide.sink.PaneEvent;
+import io.eventide.sink.PaneStreamItem;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Pane stream items as server-sent events, laid out as Spring's own writer lays them out, several
+ * to a chunk: a batch of panes is one write and one flush, and each pane's record goes out as it
+ * was rendered at commit, without being parsed again.
+ */
+final class SseFrames {
+  /** A comment that keeps proxies from closing a quiet stream. */
+  static final byte[] HEARTBEAT = ":heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
+
+  /** Room for an event's fields around its data. */
+  private static final int FIELDS = 64;
+
+  private SseFrames() {}
+
+  /** The events of one batch, in one chunk. */
+  static byte[] of(List<PaneStreamItem> batch) {
+    int size = 0;
+    for (PaneStreamItem item : batch) {
+      size += FIELDS + (item instanceof PaneEvent p ? p.json().length() : 0);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+    for (PaneStreamItem item : batch) {
+      write(out, item);
+    }
+    return out.toByteArray();
+  }
+
+  /** A stream's last event, saying why it ends. */
+  static byte[] event(String event, ObjectNode data) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(FIELDS);
+    frame(out, null, event, data.toString());
+    return out.toByteArray();
+  }
+
+  private static void write(ByteArrayOutputStream out, PaneStreamItem item) {
+    if (item instanceof PaneEvent p && p.kind() == LogEntryKind.SNAPSHOT) {
+      // No id: a client cut off within the snapshot reconnects without Last-Event-ID and so gets
+      // the whole snapshot again rather than a part of it.
+      frame(
+          out,
+          null,
+          p.kind().wireName(),
+          "{\"position\":\"" + p.id() + "\",\"pane\":" + p.json() + "}");
+      return;
+    }
+    if (item instanceof PaneEvent p) {
+      frame(out, p.id(), p.kind().wireName(), p.json());
+      return;
+    }
+    ObjectNode data = JsonNodeFactory.instance.objectNode();
+    if (item instanceof PaneStreamItem.SnapshotEnd end) {
+      data.put("position", end.position());
+      data.put("windows", end.windows());
+      frame(out, end.position(), "snapshot-end", data.toString());
+      return;
+    }
+    PaneStreamItem.Behind behind = (PaneStreamItem.Behind) item;
+    data.put(
+        "reason",
+        "the log no longer holds the panes after position; resume from resumeFrom (losing"
+            + " those) or start over with snapshot=true");
+    data.put("position", behind.position());
+    data.put("resumeFrom", behind.resumeFrom());
+    frame(out, null, "behind", data.toString());
+  }
+
+  private static void frame(ByteArrayOutputStream out, String id, String event, String data) {
+    if (id != null) {
+      ascii(out, "id:");
+      ascii(out, id);
+      out.write('\n');
+    }
+    ascii(out, "event:");
+    ascii(out, event);
+    ascii(out, "\ndata:");
+    // Records are compact JSON, but a line break would end the field: each line is a data line.
+    out.writeBytes(data.replace("\n", "\ndata:").getBytes(StandardCharsets.UTF_8));
+    ascii(out, "\n\n");
+  }
+
+  private static void ascii(ByteArrayOutputStream out, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      out.write(s.charAt(i));
+    }
+  }
+}
