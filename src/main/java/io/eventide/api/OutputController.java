@@ -79,8 +79,8 @@ class OutputController {
   }
 
   /**
-   * A pane stream, written by hand rather than as {@code ServerSentEvent}s: Spring's writer writes
-   * and flushes each event on its own, where a batch of panes here is one write and one flush.
+   * A pane stream, its events written as bytes (see {@link SseFrames}) so that a burst of panes is
+   * flushed once, not once per pane.
    */
   @GetMapping(path = "/{name}/panes", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
   Mono<Void> panes(
@@ -110,22 +110,23 @@ class OutputController {
         .flatMap(
             found -> {
               Runnable release = permits.acquire(name, found.getT2());
-              Flux<byte[]> chunks =
+              Flux<byte[]> events =
                   stream(items(name, filter, snapshot, lastEventId, log).map(SseFrames::of))
                       .doFinally(signal -> release.run());
               response.getHeaders().setContentType(EVENT_STREAM);
-              return response.writeAndFlushWith(
-                  chunks.map(chunk -> Mono.just(response.bufferFactory().wrap(chunk))));
+              // writeWith, not writeAndFlushWith: Reactor Netty writes every event it has at hand
+              // and flushes once they are written, and still flushes a lone event at once.
+              return response.writeWith(events.map(response.bufferFactory()::wrap));
             });
   }
 
   /**
-   * What a pane stream carries, in batches: after a Last-Event-ID, the log from there (a
-   * reconnecting EventSource sends one, so a snapshot stream that was past its snapshot resumes
-   * without one); with {@code snapshot}, every matching window's result and the log after the
-   * position they reflect; else the log from its end.
+   * What a pane stream carries: after a Last-Event-ID, the log from there (a reconnecting
+   * EventSource sends one, so a snapshot stream that was past its snapshot resumes without one);
+   * with {@code snapshot}, every matching window's result and the log after the position they
+   * reflect; else the log from its end.
    */
-  private Flux<List<PaneStreamItem>> items(
+  private Flux<PaneStreamItem> items(
       String name,
       Predicate<PaneEvent> filter,
       boolean snapshot,
@@ -142,22 +143,15 @@ class OutputController {
         .snapshot(name)
         .flatMapMany(
             s -> {
-              List<PaneStreamItem> windows =
-                  s.windows().stream().filter(filter).map(PaneStreamItem.class::cast).toList();
-              return Flux.fromIterable(windows)
-                  .buffer(properties.ssePageSize())
+              List<PaneEvent> windows = s.windows().stream().filter(filter).toList();
+              return Flux.<PaneStreamItem>fromIterable(windows)
                   .concatWith(
-                      Mono.just(
-                          List.of(new PaneStreamItem.SnapshotEnd(s.position(), windows.size()))))
+                      Mono.just(new PaneStreamItem.SnapshotEnd(s.position(), windows.size())))
                   .concatWith(hub.subscribe(name, s.position(), filter, log));
             });
   }
 
-  /**
-   * An event stream with heartbeats and the idle timeout, ending when {@code events} ends. It holds
-   * one chunk at a time for a client that does not read (prefetch 1 and limitRate), so a slow
-   * client costs a page or two, not the default prefetch of 32 pages.
-   */
+  /** An event stream with heartbeats and the idle timeout, ending when {@code events} ends. */
   private Flux<byte[]> stream(Flux<byte[]> events) {
     // A heartbeat the client is not ready for is dropped: left queued, Flux.interval would fail
     // the stream once merge's small prefetch of ticks filled up.
@@ -166,11 +160,10 @@ class OutputController {
             .onBackpressureDrop()
             .map(i -> SseFrames.HEARTBEAT);
     byte[] idle = idleEvent();
-    return Flux.merge(1, idleTimeout(events, idle).materialize(), heartbeats.map(Signal::next))
+    return Flux.merge(idleTimeout(events, idle).materialize(), heartbeats.map(Signal::next))
         .<byte[]>dematerialize()
         // A heartbeat may race the idle event through the merge; the idle event is last.
-        .takeUntil(chunk -> chunk == idle)
-        .limitRate(1);
+        .takeUntil(event -> event == idle);
   }
 
   private byte[] idleEvent() {

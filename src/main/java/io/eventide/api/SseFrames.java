@@ -5,14 +5,15 @@ import io.eventide.sink.PaneEvent;
 import io.eventide.sink.PaneStreamItem;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Pane stream items as server-sent events, laid out as Spring's own writer lays them out, several
- * to a chunk: a batch of panes is one write and one flush, and each pane's record goes out as it
- * was rendered at commit, without being parsed again.
+ * Pane stream items as server-sent events, laid out as Spring's own writer lays them out. Written
+ * with {@code writeWith} rather than Spring's event writer, which flushes after every event: the
+ * server writes what a stream has at hand and flushes once, so a burst of panes goes out in a few
+ * packets, and each pane's record goes out as it was rendered at commit, without being parsed
+ * again.
  */
 final class SseFrames {
   /** A comment that keeps proxies from closing a quiet stream. */
@@ -23,16 +24,11 @@ final class SseFrames {
 
   private SseFrames() {}
 
-  /** The events of one batch, in one chunk. */
-  static byte[] of(List<PaneStreamItem> batch) {
-    int size = 0;
-    for (PaneStreamItem item : batch) {
-      size += FIELDS + (item instanceof PaneEvent p ? p.json().length() : 0);
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(size);
-    for (PaneStreamItem item : batch) {
-      write(out, item);
-    }
+  /** One item as an event. */
+  static byte[] of(PaneStreamItem item) {
+    ByteArrayOutputStream out =
+        new ByteArrayOutputStream(FIELDS + (item instanceof PaneEvent p ? p.json().length() : 0));
+    write(out, item);
     return out.toByteArray();
   }
 

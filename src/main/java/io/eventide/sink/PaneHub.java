@@ -2,7 +2,7 @@ package io.eventide.sink;
 
 import io.eventide.config.OutputProperties;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +22,12 @@ import reactor.core.scheduler.Schedulers;
 /**
  * Pane streams that read the pipeline's pane log, each from its own position at its own pace: a
  * subscriber reads the next page of the log only when its client has taken the previous one, so it
- * holds at most one page whatever the burst, and nobody waits for it. A subscriber delivers what
- * one read found as one batch, which the stream writes at once. A commit of this process wakes the
- * subscribers of its pipeline, and while a pipeline has subscribers one {@link PaneLogWatch} wakes
- * them for every commit, whichever replica made it; they read what was appended from the store
- * themselves. A subscriber whose position falls out of the log's retention gets a final {@link
- * PaneStreamItem.Behind} with the position to resume from. A failed read is retried at the next
- * wake or poll.
+ * holds at most one page whatever the burst, and nobody waits for it. A commit of this process
+ * wakes the subscribers of its pipeline, and while a pipeline has subscribers one {@link
+ * PaneLogWatch} wakes them for every commit, whichever replica made it; they read what was appended
+ * from the store themselves. A subscriber whose position falls out of the log's retention gets a
+ * final {@link PaneStreamItem.Behind} with the position to resume from. A failed read is retried at
+ * the next wake or poll.
  */
 @Component
 public class PaneHub implements PaneListener {
@@ -78,11 +77,10 @@ public class PaneHub implements PaneListener {
 
   /**
    * The log entries of {@code pipeline} after {@code position} that pass {@code filter}, read
-   * through {@code log} as the client takes them, then the entries as they are committed, in
-   * batches of what one read found. A read every {@code eventide.outputs.sse-poll} is the safety
-   * net should a wake-up be lost.
+   * through {@code log} as the client takes them, then each entry as it is committed. A read every
+   * {@code eventide.outputs.sse-poll} is the safety net should a wake-up be lost.
    */
-  public Flux<List<PaneStreamItem>> subscribe(
+  public Flux<PaneStreamItem> subscribe(
       String pipeline, String position, Predicate<PaneEvent> filter, PaneLogReader log) {
     return Flux.create(
         sink -> {
@@ -184,10 +182,11 @@ public class PaneHub implements PaneListener {
    * thread.
    */
   private final class LogSubscriber {
-    private final FluxSink<List<PaneStreamItem>> sink;
+    private final FluxSink<PaneStreamItem> sink;
     private final Predicate<PaneEvent> filter;
     private final PaneLogReader log;
-    private List<PaneStreamItem> pending = new ArrayList<>();
+    private final ArrayDeque<PaneEvent> pending = new ArrayDeque<>();
+
     private final AtomicBoolean wakeQueued = new AtomicBoolean();
     private String position;
     private boolean reading;
@@ -198,7 +197,7 @@ public class PaneHub implements PaneListener {
     private CompletableFuture<Void> finished;
 
     LogSubscriber(
-        FluxSink<List<PaneStreamItem>> sink,
+        FluxSink<PaneStreamItem> sink,
         Predicate<PaneEvent> filter,
         PaneLogReader log,
         String position) {
@@ -237,10 +236,8 @@ public class PaneHub implements PaneListener {
     void drain() {
       String from;
       synchronized (this) {
-        if (!done && !pending.isEmpty() && sink.requestedFromDownstream() > 0) {
-          List<PaneStreamItem> batch = pending;
-          pending = new ArrayList<>();
-          sink.next(batch);
+        while (!done && !pending.isEmpty() && sink.requestedFromDownstream() > 0) {
+          sink.next(pending.poll());
         }
         if (finished != null && !reading && !more && pending.isEmpty()) {
           // Read to the end and delivered: nothing more comes, the pipeline is being dropped.
@@ -274,7 +271,7 @@ public class PaneHub implements PaneListener {
         }
         if (page.lostAfter(position)) {
           done = true;
-          sink.next(List.of(new PaneStreamItem.Behind(position, page.trimmedThrough())));
+          sink.next(new PaneStreamItem.Behind(position, page.trimmedThrough()));
           sink.complete();
           if (finished != null) {
             finished.complete(null);

@@ -35,8 +35,7 @@ final class ClusterReplicas implements AutoCloseable {
               "--eventide.cluster.enabled=true",
               "--eventide.cluster.group=" + namespace + "_cluster",
               "--eventide.cluster.partitions=6",
-              "--eventide.cluster.session-timeout=6s",
-              "--eventide.outputs.sse-poll=200ms"));
+              "--eventide.cluster.session-timeout=6s"));
     }
   }
 
