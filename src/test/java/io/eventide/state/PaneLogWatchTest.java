@@ -79,6 +79,18 @@ class PaneLogWatchTest {
   }
 
   @Test
+  void deletingThePipelineEndsItsStreamsAndTheirWatch() {
+    try (ConfigurableApplicationContext a = replica(TestRedis.url());
+        PaneStream stream = defineAndWatch(a, a)) {
+      await().atMost(LiveApi.TIMEOUT).until(() -> watches(TestRedis.url()).size() == 1);
+
+      api(a).delete(PIPELINE).expect(204);
+      stream.awaitEnd();
+      await().atMost(LiveApi.TIMEOUT).until(() -> watches(TestRedis.url()).isEmpty());
+    }
+  }
+
+  @Test
   void aStreamMissesAndRepeatsNothingWhenTheWatchLosesItsConnectionOrRedis() throws Exception {
     try (StoppableRedis redis = StoppableRedis.start();
         ConfigurableApplicationContext a = replica(redis.url());
