@@ -22,12 +22,13 @@ import io.eventide.sink.PaneHub;
 import io.eventide.sink.PaneLogReader;
 import io.eventide.sink.PaneStreamItem;
 import io.eventide.state.OutputStore;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 import org.springframework.http.MediaType;
-import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -52,6 +53,8 @@ class OutputController {
   private static final int DEFAULT_RESULTS = 1000;
   private static final int MAX_RESULTS = 10_000;
   private static final String IDLE = "idle";
+  private static final MediaType EVENT_STREAM =
+      new MediaType(MediaType.TEXT_EVENT_STREAM, StandardCharsets.UTF_8);
 
   private final PipelineRegistry registry;
   private final PipelineRuntimes runtimes;
@@ -75,8 +78,12 @@ class OutputController {
     this.permits = permits;
   }
 
+  /**
+   * A pane stream, its events written as bytes (see {@link SseFrames}) so that a burst of panes is
+   * flushed once, not once per pane.
+   */
   @GetMapping(path = "/{name}/panes", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-  Flux<ServerSentEvent<String>> panes(
+  Mono<Void> panes(
       @PathVariable String name,
       @RequestParam(required = false) String key,
       @RequestParam(required = false) String timing,
@@ -97,13 +104,19 @@ class OutputController {
     PaneLogReader log = (position, limit) -> store.panesAfter(name, position, limit);
     Mono<String> credential =
         exchange.getPrincipal().map(Credentials::id).defaultIfEmpty(StreamPermits.ANONYMOUS);
+    ServerHttpResponse response = exchange.getResponse();
     return definition(name)
         .zipWith(credential)
-        .flatMapMany(
+        .flatMap(
             found -> {
               Runnable release = permits.acquire(name, found.getT2());
-              return stream(items(name, filter, snapshot, lastEventId, log).map(this::toEvent))
-                  .doFinally(signal -> release.run());
+              Flux<byte[]> events =
+                  stream(items(name, filter, snapshot, lastEventId, log).map(SseFrames::of))
+                      .doFinally(signal -> release.run());
+              response.getHeaders().setContentType(EVENT_STREAM);
+              // writeWith, not writeAndFlushWith: Reactor Netty writes every event it has at hand
+              // and flushes once they are written, and still flushes a lone event at once.
+              return response.writeWith(events.map(response.bufferFactory()::wrap));
             });
   }
 
@@ -139,17 +152,24 @@ class OutputController {
   }
 
   /** An event stream with heartbeats and the idle timeout, ending when {@code events} ends. */
-  private Flux<ServerSentEvent<String>> stream(Flux<ServerSentEvent<String>> events) {
+  private Flux<byte[]> stream(Flux<byte[]> events) {
     // A heartbeat the client is not ready for is dropped: left queued, Flux.interval would fail
     // the stream once merge's small prefetch of ticks filled up.
-    Flux<ServerSentEvent<String>> heartbeats =
+    Flux<byte[]> heartbeats =
         Flux.interval(properties.sseHeartbeat(), properties.sseHeartbeat())
             .onBackpressureDrop()
-            .map(i -> ServerSentEvent.<String>builder().comment("heartbeat").build());
-    return Flux.merge(idleTimeout(events).materialize(), heartbeats.map(Signal::next))
-        .<ServerSentEvent<String>>dematerialize()
+            .map(i -> SseFrames.HEARTBEAT);
+    byte[] idle = idleEvent();
+    return Flux.merge(idleTimeout(events, idle).materialize(), heartbeats.map(Signal::next))
+        .<byte[]>dematerialize()
         // A heartbeat may race the idle event through the merge; the idle event is last.
-        .takeUntil(e -> IDLE.equals(e.event()));
+        .takeUntil(event -> event == idle);
+  }
+
+  private byte[] idleEvent() {
+    ObjectNode data = JsonNodeFactory.instance.objectNode();
+    data.put("reason", "no pane for " + properties.sseIdleTimeout() + "; reconnect to go on");
+    return SseFrames.event(IDLE, data);
   }
 
   /**
@@ -158,16 +178,12 @@ class OutputController {
    * would hold its connection and its subscriber slot forever. A client that still wants panes
    * reconnects, as EventSource does by itself.
    */
-  private Flux<ServerSentEvent<String>> idleTimeout(Flux<ServerSentEvent<String>> events) {
-    Duration idle = properties.sseIdleTimeout();
-    if (idle.isZero() || idle.isNegative()) {
+  private Flux<byte[]> idleTimeout(Flux<byte[]> events, byte[] idle) {
+    Duration timeout = properties.sseIdleTimeout();
+    if (timeout.isZero() || timeout.isNegative()) {
       return events;
     }
-    ObjectNode data = JsonNodeFactory.instance.objectNode();
-    data.put("reason", "no pane for " + idle + "; reconnect to go on");
-    return events.timeout(
-        idle,
-        Flux.just(ServerSentEvent.<String>builder().event(IDLE).data(data.toString()).build()));
+    return events.timeout(timeout, Flux.just(idle));
   }
 
   @GetMapping(path = "/{name}/results", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -256,42 +272,6 @@ class OutputController {
 
   private Mono<PipelineDefinition> definition(String name) {
     return registry.find(name).switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)));
-  }
-
-  private ServerSentEvent<String> toEvent(PaneStreamItem item) {
-    if (item instanceof PaneEvent p && p.kind() == LogEntryKind.SNAPSHOT) {
-      return ServerSentEvent.<String>builder()
-          .event(p.kind().wireName())
-          // No id: a client cut off within the snapshot reconnects without Last-Event-ID and so
-          // gets the whole snapshot again rather than a part of it.
-          .data("{\"position\":\"" + p.id() + "\",\"pane\":" + p.json() + "}")
-          .build();
-    }
-    if (item instanceof PaneEvent p) {
-      return ServerSentEvent.<String>builder()
-          .id(p.id())
-          .event(p.kind().wireName())
-          .data(p.json())
-          .build();
-    }
-    ObjectNode data = JsonNodeFactory.instance.objectNode();
-    if (item instanceof PaneStreamItem.SnapshotEnd end) {
-      data.put("position", end.position());
-      data.put("windows", end.windows());
-      return ServerSentEvent.<String>builder()
-          .id(end.position())
-          .event("snapshot-end")
-          .data(data.toString())
-          .build();
-    }
-    PaneStreamItem.Behind behind = (PaneStreamItem.Behind) item;
-    data.put(
-        "reason",
-        "the log no longer holds the panes after position; resume from resumeFrom (losing"
-            + " those) or start over with snapshot=true");
-    data.put("position", behind.position());
-    data.put("resumeFrom", behind.resumeFrom());
-    return ServerSentEvent.<String>builder().event("behind").data(data.toString()).build();
   }
 
   private static Predicate<PaneEvent> filter(String key, String timing, Boolean finalOnly) {

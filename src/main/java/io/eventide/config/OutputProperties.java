@@ -12,8 +12,9 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param ssePageSize pane log entries a pane stream reads at once: what one subscriber holds at
  *     most
- * @param ssePoll how often a pane stream that has read everything looks at the log for entries no
- *     commit of this process announced (another replica's, a merge without a pane)
+ * @param ssePoll how often a pane stream that has read everything looks at the log for entries
+ *     nothing announced: a safety net, since commits of this process and (with Redis state) the
+ *     pane log watch wake the streams
  * @param sseHeartbeat how often an idle pane stream sends a comment to keep proxies from closing it
  * @param resultsPerPipeline windows whose latest pane is kept per pipeline
  * @param deadLettersPerPipeline dead letters kept per pipeline
@@ -27,7 +28,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("eventide.outputs")
 public record OutputProperties(
     @DefaultValue("1000") @Min(1) @Max(10000) int ssePageSize,
-    @DefaultValue("1s") Duration ssePoll,
+    @DefaultValue("30s") Duration ssePoll,
     @DefaultValue("15s") Duration sseHeartbeat,
     @DefaultValue("100000") @Min(1) int resultsPerPipeline,
     @DefaultValue("1000") @Min(1) int deadLettersPerPipeline,

@@ -165,7 +165,7 @@ final class Committer {
                   && unwrap(error) instanceof UnreplicatedCommitException unreplicated) {
                 // The commit stands in Redis: the engines are not ahead of it.
                 observer.committed(pipeline, System.nanoTime() - started);
-                publish(rendered, unreplicated.paneIds(), letters);
+                publish(commit, unreplicated.paneIds());
                 done.completeExceptionally(unreplicated);
               } else if (error != null) {
                 failure = unwrap(error);
@@ -173,15 +173,18 @@ final class Committer {
                 done.completeExceptionally(failure);
               } else {
                 observer.committed(pipeline, System.nanoTime() - started);
-                publish(rendered, ids, letters);
+                publish(commit, ids);
                 done.complete(null);
               }
             });
   }
 
-  private void publish(List<RenderedPane> rendered, List<String> ids, List<DeadLetter> letters) {
+  private void publish(Commit commit, List<String> ids) {
+    List<RenderedPane> rendered = commit.panes();
+    List<DeadLetter> letters = commit.deadLetters();
     try {
-      if (!rendered.isEmpty()) {
+      // A commit that logged only merges is announced too, with no pane: streams carry merges.
+      if (!rendered.isEmpty() || !commit.mergedAway().isEmpty()) {
         List<PublishedPane> out = new ArrayList<>(rendered.size());
         for (int i = 0; i < rendered.size(); i++) {
           RenderedPane r = rendered.get(i);

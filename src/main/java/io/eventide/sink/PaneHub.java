@@ -22,25 +22,48 @@ import reactor.core.scheduler.Schedulers;
 /**
  * Pane streams that read the pipeline's pane log, each from its own position at its own pace: a
  * subscriber reads the next page of the log only when its client has taken the previous one, so it
- * holds at most one page whatever the burst, and nobody waits for it. A commit only wakes the
- * subscribers of its pipeline; they read what it appended from the store themselves. A subscriber
- * whose position falls out of the log's retention gets a final {@link PaneStreamItem.Behind} with
- * the position to resume from. A failed read is retried at the next wake or poll.
+ * holds at most one page whatever the burst, and nobody waits for it. A commit of this process
+ * wakes the subscribers of its pipeline, and while a pipeline has subscribers one {@link
+ * PaneLogWatch} wakes them for every commit, whichever replica made it; they read what was appended
+ * from the store themselves. A subscriber whose position falls out of the log's retention gets a
+ * final {@link PaneStreamItem.Behind} with the position to resume from. A failed read is retried at
+ * the next wake or poll.
  */
 @Component
 public class PaneHub implements PaneListener {
   private final Map<String, Channel> channels = new ConcurrentHashMap<>();
   private final Scheduler scheduler = Schedulers.parallel();
+  private final PaneLogWatch watch;
   private final int pageSize;
   private final Duration poll;
 
+  /**
+   * A pipeline's subscribers and the watch of its log, which lives exactly as long as the channel
+   * has subscribers: the first one starts it, the last one to leave (or the pipeline's close) stops
+   * it and retires the channel, and a subscriber that finds a retired channel makes a new one.
+   */
   private static final class Channel {
     final Set<LogSubscriber> subscribers = ConcurrentHashMap.newKeySet();
+    Disposable watching;
+    boolean retired;
+
+    void wakeAll() {
+      subscribers.forEach(LogSubscriber::wake);
+    }
+
+    /** Stops the watch; the caller holds the channel's lock. */
+    void retire() {
+      retired = true;
+      if (watching != null) {
+        watching.dispose();
+      }
+    }
   }
 
-  public PaneHub(OutputProperties properties) {
+  public PaneHub(OutputProperties properties, PaneLogWatch watch) {
     this.pageSize = properties.ssePageSize();
     this.poll = properties.ssePoll();
+    this.watch = watch;
   }
 
   /** The commit is in the log already: wake the pipeline's subscribers, which read it later. */
@@ -48,23 +71,21 @@ public class PaneHub implements PaneListener {
   public void onPanes(String pipeline, List<PublishedPane> panes) {
     Channel channel = channels.get(pipeline);
     if (channel != null) {
-      channel.subscribers.forEach(LogSubscriber::wake);
+      channel.wakeAll();
     }
   }
 
   /**
    * The log entries of {@code pipeline} after {@code position} that pass {@code filter}, read
-   * through {@code log} as the client takes them, then each entry as it is committed. Entries
-   * committed elsewhere (another replica, a merge without a pane) are found by a read every {@code
-   * eventide.outputs.sse-poll}.
+   * through {@code log} as the client takes them, then each entry as it is committed. A read every
+   * {@code eventide.outputs.sse-poll} is the safety net should a wake-up be lost.
    */
   public Flux<PaneStreamItem> subscribe(
       String pipeline, String position, Predicate<PaneEvent> filter, PaneLogReader log) {
     return Flux.create(
         sink -> {
-          Channel channel = channels.computeIfAbsent(pipeline, p -> new Channel());
           LogSubscriber s = new LogSubscriber(sink, filter, log, position);
-          channel.subscribers.add(s);
+          Channel channel = join(pipeline, s);
           long ms = poll.toMillis();
           Disposable polling =
               scheduler.schedulePeriodically(s::wake, ms, ms, TimeUnit.MILLISECONDS);
@@ -72,9 +93,36 @@ public class PaneHub implements PaneListener {
           sink.onDispose(
               () -> {
                 polling.dispose();
-                channel.subscribers.remove(s);
+                leave(pipeline, channel, s);
               });
         });
+  }
+
+  private Channel join(String pipeline, LogSubscriber s) {
+    while (true) {
+      Channel channel = channels.computeIfAbsent(pipeline, p -> new Channel());
+      synchronized (channel) {
+        if (!channel.retired) {
+          channel.subscribers.add(s);
+          if (channel.watching == null) {
+            channel.watching = watch.watch(pipeline, channel::wakeAll);
+          }
+          return channel;
+        }
+      }
+      // Retired between the lookup and the lock: it is out of the map or about to be.
+      channels.remove(pipeline, channel);
+    }
+  }
+
+  private void leave(String pipeline, Channel channel, LogSubscriber s) {
+    synchronized (channel) {
+      channel.subscribers.remove(s);
+      if (channel.subscribers.isEmpty() && !channel.retired) {
+        channel.retire();
+        channels.remove(pipeline, channel);
+      }
+    }
   }
 
   public int subscriberCount(String pipeline) {
@@ -120,6 +168,9 @@ public class PaneHub implements PaneListener {
   public void close(String pipeline) {
     Channel c = channels.remove(pipeline);
     if (c != null) {
+      synchronized (c) {
+        c.retire();
+      }
       c.subscribers.forEach(LogSubscriber::complete);
     }
   }
@@ -135,6 +186,7 @@ public class PaneHub implements PaneListener {
     private final Predicate<PaneEvent> filter;
     private final PaneLogReader log;
     private final ArrayDeque<PaneEvent> pending = new ArrayDeque<>();
+
     private final AtomicBoolean wakeQueued = new AtomicBoolean();
     private String position;
     private boolean reading;

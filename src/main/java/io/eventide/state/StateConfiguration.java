@@ -8,14 +8,17 @@ import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.security.RateLimiter;
 import io.eventide.security.SecurityProperties;
+import io.eventide.sink.PaneLogWatch;
 import io.eventide.state.memory.InMemoryPipelineRegistry;
 import io.eventide.state.memory.MemoryStateStore;
 import io.eventide.state.redis.RedisEvictionHealthIndicator;
 import io.eventide.state.redis.RedisForwarderStore;
+import io.eventide.state.redis.RedisPaneLogWatch;
 import io.eventide.state.redis.RedisPipelineRegistry;
 import io.eventide.state.redis.RedisRateLimiter;
 import io.eventide.state.redis.RedisStateStore;
 import io.lettuce.core.ClientOptions;
+import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
@@ -23,6 +26,7 @@ import org.springframework.boot.data.redis.health.DataRedisReactiveHealthIndicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 /** Chooses the state store and the pipeline registry that goes with it: memory or Redis. */
@@ -42,6 +46,12 @@ public class StateConfiguration {
     @Bean
     PipelineRegistry pipelineRegistry() {
       return new InMemoryPipelineRegistry();
+    }
+
+    /** Only this process appends to its pane logs, and its commits announce themselves. */
+    @Bean
+    PaneLogWatch paneLogWatch() {
+      return PaneLogWatch.IN_PROCESS;
     }
   }
 
@@ -64,6 +74,19 @@ public class StateConfiguration {
         KafkaNamespace kafka,
         PipelineLimits limits) {
       return new RedisPipelineRegistry(redis, state, kafka, limits);
+    }
+
+    /**
+     * Other replicas append to the pane logs too: a blocking read per watched pipeline tells this
+     * replica's streams at once.
+     */
+    @Bean(destroyMethod = "close")
+    RedisPaneLogWatch paneLogWatch(ReactiveRedisConnectionFactory factory, StateProperties state) {
+      LettuceConnectionFactory lettuce = (LettuceConnectionFactory) factory;
+      return new RedisPaneLogWatch(
+          lettuce.getRequiredNativeClient(),
+          state.keyPrefix(),
+          Duration.ofMillis(lettuce.getTimeout()));
     }
 
     /** Pane forwarders' leases and checkpoints, beside the pane logs they read. */

@@ -33,8 +33,7 @@ final class ClusterReplicas implements AutoCloseable {
                 "--eventide.cluster.enabled=true",
                 "--eventide.cluster.group=" + namespace + "_cluster",
                 "--eventide.cluster.partitions=6",
-                "--eventide.cluster.session-timeout=6s",
-                "--eventide.outputs.sse-poll=200ms"));
+                "--eventide.cluster.session-timeout=6s"));
     arguments.addAll(List.of(settings));
     for (int i = 0; i < count; i++) {
       replicas.add(ChildService.prepare(TestRedis.url(), prefix, arguments.toArray(String[]::new)));

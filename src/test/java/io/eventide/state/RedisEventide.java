@@ -38,9 +38,24 @@ public final class RedisEventide {
       String prefix,
       ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
       String... settings) {
+    return startOn(TestRedis.url(), port, prefix, initializer, settings);
+  }
+
+  /** On the Redis at {@code redisUrl} rather than the test Redis (one a test may take away). */
+  static ConfigurableApplicationContext startOnRedis(
+      String redisUrl, String prefix, String... settings) {
+    return startOn(redisUrl, 0, prefix, context -> {}, settings);
+  }
+
+  private static ConfigurableApplicationContext startOn(
+      String redisUrl,
+      int port,
+      String prefix,
+      ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
+      String... settings) {
     List<String> args =
         new ArrayList<>(List.of("--server.port=" + port, "--eventide.runtime.shards=2"));
-    args.addAll(TestRedis.storeArguments(TestRedis.url(), prefix));
+    args.addAll(TestRedis.storeArguments(redisUrl, prefix));
     args.addAll(List.of(settings));
     return new SpringApplicationBuilder(EventideApplication.class)
         .initializers(initializer)
