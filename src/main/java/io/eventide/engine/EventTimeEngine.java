@@ -31,8 +31,8 @@ public final class EventTimeEngine {
   private final TriggerMachine machine;
   private final boolean merging;
   private final KeyStateStore keys = new KeyStateStore();
-  private final TimerHeap eventTimers = new TimerHeap();
-  private final TimerHeap processingTimers = new TimerHeap();
+  private final TimerQueue eventTimers = new TimerQueue();
+  private final TimerQueue processingTimers = new TimerQueue();
   private final Env env = new Env();
   private final List<KeyState> touchedKeys = new ArrayList<>();
   private final List<WindowState> considered = new ArrayList<>();
@@ -247,8 +247,8 @@ public final class EventTimeEngine {
     processingTime = Math.max(processingTime, clock.now());
   }
 
-  private static boolean due(TimerHeap heap, long now) {
-    return !heap.isEmpty() && heap.peekTime() < now;
+  private static boolean due(TimerQueue timers, long now) {
+    return !timers.isEmpty() && timers.peekTime() < now;
   }
 
   // ---- elements ---------------------------------------------------------------------------
