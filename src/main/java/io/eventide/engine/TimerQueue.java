@@ -13,7 +13,8 @@ import java.util.Arrays;
  * timer, and with tens of thousands of pending timers (sessions over 20 000 keys) those reads
  * missed the cache and dominated the engine. Here setting a timer is an append, and taking one is a
  * read from a bucket sorted at once, usually in memory order. Timers that share one time (every
- * window's end in a tumbling window) arrive already sorted and are never sorted at all.
+ * window's end in a tumbling window) arrive already sorted and are never sorted at all. A timer
+ * costs 10 bytes: its offset within its bucket (a {@code char}), its key and its window.
  */
 final class TimerQueue {
   static final int BUCKET_SHIFT = 10;
@@ -41,7 +42,7 @@ final class TimerQueue {
   /** Scratch for sorting a bucket, reused. */
   private long[] order = new long[0];
 
-  private long[] sortedTimes = new long[0];
+  private char[] sortedOffsets = new char[0];
   private KeyState[] sortedKeys = new KeyState[0];
   private WindowState[] sortedWindows = new WindowState[0];
 
@@ -49,7 +50,7 @@ final class TimerQueue {
     long id = time >> BUCKET_SHIFT;
     Bucket b = recent != null && recent.id == id ? recent : bucket(id);
     recent = b;
-    b.add(time, key, window);
+    b.add((char) (time - (id << BUCKET_SHIFT)), key, window);
     size++;
   }
 
@@ -64,7 +65,7 @@ final class TimerQueue {
   /** The earliest time in the queue; only valid when not empty. */
   long peekTime() {
     Bucket b = front();
-    return b.times[b.read];
+    return (b.id << BUCKET_SHIFT) + b.offsets[b.read];
   }
 
   KeyState peekKey() {
@@ -103,23 +104,22 @@ final class TimerQueue {
     if (order.length < n) {
       int c = Math.max(n, order.length * 2);
       order = new long[c];
-      sortedTimes = new long[c];
+      sortedOffsets = new char[c];
       sortedKeys = new KeyState[c];
       sortedWindows = new WindowState[c];
     }
-    long base = b.id << BUCKET_SHIFT;
     // The offset within the bucket, then the position: time first, then the order they were set.
     for (int i = 0; i < n; i++) {
-      order[i] = ((b.times[b.read + i] - base) << 32) | i;
+      order[i] = ((long) b.offsets[b.read + i] << 32) | i;
     }
     Arrays.sort(order, 0, n);
     for (int i = 0; i < n; i++) {
       int from = b.read + (int) order[i];
-      sortedTimes[i] = b.times[from];
+      sortedOffsets[i] = b.offsets[from];
       sortedKeys[i] = b.keys[from];
       sortedWindows[i] = b.windows[from];
     }
-    System.arraycopy(sortedTimes, 0, b.times, b.read, n);
+    System.arraycopy(sortedOffsets, 0, b.offsets, b.read, n);
     System.arraycopy(sortedKeys, 0, b.keys, b.read, n);
     System.arraycopy(sortedWindows, 0, b.windows, b.read, n);
     Arrays.fill(sortedKeys, 0, n, null);
@@ -170,7 +170,7 @@ final class TimerQueue {
     if (recent == b) {
       recent = null;
     }
-    if (b.times.length <= SPARE_CAPACITY) {
+    if (b.offsets.length <= SPARE_CAPACITY) {
       b.read = 0;
       b.size = 0;
       b.sorted = true;
@@ -187,7 +187,10 @@ final class TimerQueue {
   /** The timers of one span of {@link #BUCKET_MILLIS}, in parallel arrays. */
   private static final class Bucket {
     long id;
-    long[] times = new long[8];
+
+    /** Each timer's time less the bucket's start. */
+    char[] offsets = new char[8];
+
     KeyState[] keys = new KeyState[8];
     WindowState[] windows = new WindowState[8];
 
@@ -199,14 +202,14 @@ final class TimerQueue {
     /** Whether the entries from {@link #read} on are in order of time, then of being set. */
     boolean sorted = true;
 
-    void add(long time, KeyState key, WindowState window) {
-      if (size == times.length) {
+    void add(char offset, KeyState key, WindowState window) {
+      if (size == offsets.length) {
         makeRoom();
       }
-      if (size > read && time < times[size - 1]) {
+      if (size > read && offset < offsets[size - 1]) {
         sorted = false;
       }
-      times[size] = time;
+      offsets[size] = offset;
       keys[size] = key;
       windows[size] = window;
       size++;
@@ -216,13 +219,13 @@ final class TimerQueue {
     private void makeRoom() {
       int live = size - read;
       if (read < live) {
-        int c = times.length + (times.length >> 1);
-        times = Arrays.copyOf(times, c);
+        int c = offsets.length + (offsets.length >> 1);
+        offsets = Arrays.copyOf(offsets, c);
         keys = Arrays.copyOf(keys, c);
         windows = Arrays.copyOf(windows, c);
         return;
       }
-      System.arraycopy(times, read, times, 0, live);
+      System.arraycopy(offsets, read, offsets, 0, live);
       System.arraycopy(keys, read, keys, 0, live);
       System.arraycopy(windows, read, windows, 0, live);
       Arrays.fill(keys, live, size, null);
