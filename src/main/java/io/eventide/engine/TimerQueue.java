@@ -39,8 +39,8 @@ final class TimerQueue {
 
   private static final int SPARE_CAPACITY = 1024;
 
-  /** Scratch for sorting a bucket, reused. */
-  private long[] order = new long[0];
+  /** Scratch for sorting a bucket, reused: where each offset's timers go, then the timers. */
+  private final int[] offsetStarts = new int[(int) BUCKET_MILLIS];
 
   private char[] sortedOffsets = new char[0];
   private KeyState[] sortedKeys = new KeyState[0];
@@ -101,23 +101,28 @@ final class TimerQueue {
 
   private void sort(Bucket b) {
     int n = b.size - b.read;
-    if (order.length < n) {
-      int c = Math.max(n, order.length * 2);
-      order = new long[c];
+    if (sortedOffsets.length < n) {
+      int c = Math.max(n, sortedOffsets.length * 2);
       sortedOffsets = new char[c];
       sortedKeys = new KeyState[c];
       sortedWindows = new WindowState[c];
     }
-    // The offset within the bucket, then the position: time first, then the order they were set.
-    for (int i = 0; i < n; i++) {
-      order[i] = ((long) b.offsets[b.read + i] << 32) | i;
+    // A counting sort by offset, which is stable: equal times keep the order they were set in.
+    Arrays.fill(offsetStarts, 0);
+    for (int i = b.read; i < b.size; i++) {
+      char offset = b.offsets[i];
+      if (offset + 1 < offsetStarts.length) {
+        offsetStarts[offset + 1]++;
+      }
     }
-    Arrays.sort(order, 0, n);
-    for (int i = 0; i < n; i++) {
-      int from = b.read + (int) order[i];
-      sortedOffsets[i] = b.offsets[from];
-      sortedKeys[i] = b.keys[from];
-      sortedWindows[i] = b.windows[from];
+    for (int o = 1; o < offsetStarts.length; o++) {
+      offsetStarts[o] += offsetStarts[o - 1];
+    }
+    for (int i = b.read; i < b.size; i++) {
+      int to = offsetStarts[b.offsets[i]]++;
+      sortedOffsets[to] = b.offsets[i];
+      sortedKeys[to] = b.keys[i];
+      sortedWindows[to] = b.windows[i];
     }
     System.arraycopy(sortedOffsets, 0, b.offsets, b.read, n);
     System.arraycopy(sortedKeys, 0, b.keys, b.read, n);
