@@ -11,7 +11,7 @@ final class CountTriggerNode extends TriggerNode {
 
   @Override
   void onElement(WindowState w, TriggerEnv env) {
-    w.slots[slot]++;
+    w.slots()[slot]++;
   }
 
   @Override
@@ -27,7 +27,7 @@ final class CountTriggerNode extends TriggerNode {
 
   @Override
   boolean shouldFire(WindowState w, TriggerEnv env) {
-    return w.slots[slot] >= count;
+    return w.slots()[slot] >= count;
   }
 
   @Override
@@ -38,11 +38,11 @@ final class CountTriggerNode extends TriggerNode {
 
   @Override
   void clear(WindowState w, TriggerEnv env) {
-    w.slots[slot] = 0;
+    w.slots()[slot] = 0;
   }
 
   @Override
   void describe(WindowState w, TriggerEnv env, StringBuilder out) {
-    out.append("afterCount ").append(w.slots[slot]).append(" of ").append(count);
+    out.append("afterCount ").append(w.slots()[slot]).append(" of ").append(count);
   }
 }

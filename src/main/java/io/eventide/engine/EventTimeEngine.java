@@ -1,6 +1,7 @@
 package io.eventide.engine;
 
 import io.eventide.engine.aggregate.Aggregate;
+import io.eventide.engine.aggregate.InlineAggregate;
 import io.eventide.engine.aggregate.NamedAggregates;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,6 +23,9 @@ public final class EventTimeEngine {
   private final WindowFn windowFn;
   private final Aggregate<Object> aggregate;
 
+  /** The aggregate when it keeps its accumulator in the window, else null. */
+  private final InlineAggregate inline;
+
   /** The aggregate when it has lanes, else null: elements then add lane by lane. */
   private final NamedAggregates named;
 
@@ -31,10 +35,29 @@ public final class EventTimeEngine {
   private final TriggerMachine machine;
   private final boolean merging;
   private final KeyStateStore keys = new KeyStateStore();
-  private final TimerHeap eventTimers = new TimerHeap();
-  private final TimerHeap processingTimers = new TimerHeap();
+  private final TimerQueue eventTimers = new TimerQueue();
+  private final TimerQueue processingTimers = new TimerQueue();
   private final Env env = new Env();
-  private final List<KeyState> touchedKeys = new ArrayList<>();
+
+  /**
+   * The keys the current batch or timer round touched, in order, each once (see {@link
+   * KeyState#touchIndex}); at the same index, the head and tail of the key's list of batch elements
+   * (linked through {@link #batchNext}) or of round windows (through {@link #roundNext}).
+   */
+  private KeyState[] touched;
+
+  private int[] touchedHead;
+  private int[] touchedTail;
+  private int touchedCount;
+
+  /**
+   * How many keys and round windows the scratch arrays keep room for between batches and rounds. A
+   * round that fires more (every key's window ending at once) grows them for its own length only,
+   * so that an engine does not hold a burst's scratch while its windows fill again.
+   */
+  private static final int SCRATCH_KEPT = 8192;
+
+  private static final int SCRATCH_INITIAL = 64;
   private final List<WindowState> considered = new ArrayList<>();
   private final WatermarkHold holds;
   private final Invariants invariants;
@@ -47,13 +70,12 @@ public final class EventTimeEngine {
   private int[] batchNext = new int[64];
 
   /** The windows of the current timer round, linked per key through {@link #roundNext}. */
-  private WindowState[] roundWindows = new WindowState[64];
+  private WindowState[] roundWindows;
 
-  private int[] roundNext = new int[64];
+  private int[] roundNext;
   private int roundSize;
   private long inputWatermark = Time.MIN;
   private long processingTime = Long.MIN_VALUE;
-  private int stamp;
 
   /** The key being processed; timers are filed under it. */
   private KeyState currentKey;
@@ -67,6 +89,7 @@ public final class EventTimeEngine {
     this.strategy = strategy;
     this.windowFn = strategy.windowFn();
     this.aggregate = (Aggregate<Object>) aggregate;
+    this.inline = aggregate instanceof InlineAggregate i ? i : null;
     this.named = aggregate instanceof NamedAggregates n ? n : null;
     this.lanes = named == null ? 1 : named.size();
     this.clock = clock;
@@ -79,6 +102,19 @@ public final class EventTimeEngine {
     this.codec = new KeyStateCodec(this.aggregate, machine.slotCount);
     this.starts = new long[windowFn.maxWindowsPerElement()];
     this.ends = new long[windowFn.maxWindowsPerElement()];
+    newTouched();
+    newRound();
+  }
+
+  private void newTouched() {
+    touched = new KeyState[SCRATCH_INITIAL];
+    touchedHead = new int[SCRATCH_INITIAL];
+    touchedTail = new int[SCRATCH_INITIAL];
+  }
+
+  private void newRound() {
+    roundWindows = new WindowState[SCRATCH_INITIAL];
+    roundNext = new int[SCRATCH_INITIAL];
   }
 
   public WindowingStrategy strategy() {
@@ -107,7 +143,7 @@ public final class EventTimeEngine {
   public int openWindowCount() {
     int n = 0;
     for (KeyState k : keys.all()) {
-      n += k.windowCount;
+      n += k.windowCount();
     }
     return n;
   }
@@ -131,8 +167,7 @@ public final class EventTimeEngine {
   }
 
   private void explain(KeyState k, List<WindowSnapshot> out) {
-    for (int i = 0; i < k.windowCount; i++) {
-      WindowState ws = k.windows[i];
+    for (WindowState ws = k.windows; ws != null; ws = ws.next) {
       boolean closed = machine.isClosed(ws);
       StringBuilder progress = new StringBuilder();
       if (closed) {
@@ -148,7 +183,7 @@ public final class EventTimeEngine {
               ws.window(),
               ws.elementCount,
               ws.nonEmpty,
-              ws.lastPaneIndex + 1,
+              ws.lastPaneIndex() + 1,
               closed,
               ws.accumulator == null ? null : aggregate.extract(ws.accumulator),
               progress.toString(),
@@ -170,28 +205,23 @@ public final class EventTimeEngine {
     if (n == 0) {
       return;
     }
-    int s = ++stamp;
-    touchedKeys.clear();
     if (batchNext.length < n) {
       batchNext = new int[Math.max(n, batchNext.length * 2)];
     }
     for (int i = 0; i < n; i++) {
-      KeyState k = keys.getOrCreate(batch.key(i));
-      if (k.stamp != s) {
-        k.stamp = s;
-        k.batchHead = i;
-        k.batchCount = 0;
-        touchedKeys.add(k);
+      int t = touch(keys.getOrCreate(batch.key(i)));
+      if (touchedHead[t] < 0) {
+        touchedHead[t] = i;
       } else {
-        batchNext[k.batchTail] = i;
+        batchNext[touchedTail[t]] = i;
       }
       batchNext[i] = -1;
-      k.batchTail = i;
-      k.batchCount++;
+      touchedTail[t] = i;
     }
-    for (KeyState k : touchedKeys) {
+    for (int t = 0; t < touchedCount; t++) {
+      KeyState k = touched[t];
       currentKey = k;
-      processElements(k, batch);
+      processElements(k, touchedHead[t], batch);
       fireConsidered(k);
     }
     settleTouchedKeys();
@@ -209,15 +239,13 @@ public final class EventTimeEngine {
     }
     inputWatermark = w;
     while (due(eventTimers, inputWatermark)) {
-      int s = ++stamp;
-      touchedKeys.clear();
       while (due(eventTimers, inputWatermark)) {
         long t = eventTimers.peekTime();
         KeyState k = eventTimers.peekKey();
         WindowState ws = eventTimers.peekWindow();
         eventTimers.pop();
-        if (!ws.removed && takeEventTimer(ws, t)) {
-          activate(k, ws, s);
+        if (!ws.isRemoved() && takeEventTimer(ws, t)) {
+          activate(k, ws);
         }
       }
       runRound(false);
@@ -228,15 +256,13 @@ public final class EventTimeEngine {
   public void fireProcessingTimers() {
     tick();
     while (due(processingTimers, processingTime)) {
-      int s = ++stamp;
-      touchedKeys.clear();
       while (due(processingTimers, processingTime)) {
         long t = processingTimers.peekTime();
         KeyState k = processingTimers.peekKey();
         WindowState ws = processingTimers.peekWindow();
         processingTimers.pop();
-        if (!ws.removed && ws.takeProcessingTimer(t)) {
-          activate(k, ws, s);
+        if (!ws.isRemoved() && ws.takeProcessingTimer(t)) {
+          activate(k, ws);
         }
       }
       runRound(true);
@@ -247,8 +273,8 @@ public final class EventTimeEngine {
     processingTime = Math.max(processingTime, clock.now());
   }
 
-  private static boolean due(TimerHeap heap, long now) {
-    return !heap.isEmpty() && heap.peekTime() < now;
+  private static boolean due(TimerQueue timers, long now) {
+    return !timers.isEmpty() && timers.peekTime() < now;
   }
 
   // ---- elements ---------------------------------------------------------------------------
@@ -257,10 +283,8 @@ public final class EventTimeEngine {
    * The one path of an element into its windows: expired windows drop it; sessions first merge the
    * proto-windows of the key's whole batch, then take the elements into the merged spans.
    */
-  private void processElements(KeyState k, ElementBatch batch) {
-    considered.clear();
-    int s = ++stamp;
-    for (int idx = k.batchHead; idx >= 0; idx = batchNext[idx]) {
+  private void processElements(KeyState k, int head, ElementBatch batch) {
+    for (int idx = head; idx >= 0; idx = batchNext[idx]) {
       int count = windowFn.assign(batch.timestamp(idx), starts, ends);
       for (int w = 0; w < count; w++) {
         long start = starts[w];
@@ -270,14 +294,14 @@ public final class EventTimeEngine {
         } else if (merging) {
           sessions.propose(idx, start, end);
         } else {
-          addToWindow(k, start, end, batch, idx, s);
+          addToWindow(k, start, end, batch, idx);
         }
       }
     }
     if (merging) {
       int proposals = sessions.mergeProposals(k);
       for (int p = 0; p < proposals; p++) {
-        addToWindow(k, sessions.start(p), sessions.end(p), batch, sessions.element(p), s);
+        addToWindow(k, sessions.start(p), sessions.end(p), batch, sessions.element(p));
       }
     }
   }
@@ -287,7 +311,7 @@ public final class EventTimeEngine {
   }
 
   /** Adds the element to the key's window {@code [start, end)}, unless that window is closed. */
-  private void addToWindow(KeyState k, long start, long end, ElementBatch batch, int idx, int s) {
+  private void addToWindow(KeyState k, long start, long end, ElementBatch batch, int idx) {
     WindowState ws = k.find(start, end);
     if (ws == null) {
       ws = k.add(newWindow(start, end));
@@ -297,8 +321,7 @@ public final class EventTimeEngine {
     }
     // Only merging ever takes a window out of the active set; an element puts it back.
     ws.active = true;
-    if (ws.stamp != s) {
-      ws.stamp = s;
+    if (ws.list()) {
       considered.add(ws);
     }
     long ts = batch.timestamp(idx);
@@ -349,14 +372,24 @@ public final class EventTimeEngine {
 
   private WindowState newWindow(long start, long end) {
     WindowState ws = new WindowState(start, end);
-    ws.accumulator = aggregate.create();
-    ws.slots = machine.newSlots();
+    ws.accumulator = newAccumulator(ws);
+    ws.slots(machine.newSlots());
+    return ws;
+  }
+
+  /** An empty accumulator for the window: the window itself for an inline aggregate. */
+  private Object newAccumulator(WindowState ws) {
+    if (inline == null) {
+      return aggregate.create();
+    }
+    inline.clear(ws);
     return ws;
   }
 
   private void fireConsidered(KeyState k) {
     for (int i = 0; i < considered.size(); i++) {
       WindowState ws = considered.get(i);
+      ws.unlist();
       if (machine.root.shouldFire(ws, env)) {
         emit(k, ws);
       }
@@ -383,12 +416,12 @@ public final class EventTimeEngine {
       ws.accumulator = null;
       machine.root.clear(ws, env);
       ws.clearPaneInfo();
-      ws.lastValue = null;
+      ws.lastValue(null);
       if (merging) {
         ws.active = false;
       }
     } else if (strategy.mode() == AccumulationMode.DISCARDING) {
-      ws.accumulator = aggregate.create();
+      ws.accumulator = newAccumulator(ws);
     }
   }
 
@@ -406,15 +439,13 @@ public final class EventTimeEngine {
     }
     Object value = aggregate.extract(ws.accumulator);
     if (strategy.mode() == AccumulationMode.RETRACTING) {
-      if (ws.lastValue != null) {
+      if (ws.lastValue() != null) {
         output.pane(retraction(k, ws));
       }
-      ws.lastValue = value;
+      ws.lastValue(value);
     }
     if (!finished) {
-      ws.lastPaneIndex = info.index();
-      ws.lastNonSpeculativeIndex = info.nonSpeculativeIndex();
-      ws.lastTiming = info.timing();
+      ws.lastPane(info.index(), info.nonSpeculativeIndex(), info.timing());
     }
     output.pane(
         new Pane(
@@ -435,20 +466,20 @@ public final class EventTimeEngine {
   private Pane retraction(KeyState k, WindowState ws) {
     PaneInfo last =
         new PaneInfo(
-            ws.lastPaneIndex,
-            ws.lastNonSpeculativeIndex,
-            ws.lastTiming,
-            ws.lastPaneIndex == 0,
+            ws.lastPaneIndex(),
+            ws.lastNonSpeculativeIndex(),
+            ws.lastTiming(),
+            ws.lastPaneIndex() == 0,
             false);
     return new Pane(
         k.key,
         ws.window(),
-        ws.lastValue,
+        ws.lastValue(),
         null,
         ws.maxTimestamp(),
         last,
         true,
-        ws.lastPaneIndex,
+        ws.lastPaneIndex(),
         finalAt(ws),
         processingTime,
         inputWatermark);
@@ -460,12 +491,13 @@ public final class EventTimeEngine {
   }
 
   private PaneInfo nextPaneInfo(KeyState k, WindowState ws, boolean finished) {
-    boolean first = ws.lastPaneIndex < 0;
-    int index = first ? 0 : ws.lastPaneIndex + 1;
-    int nonSpeculative = first ? 0 : ws.lastNonSpeculativeIndex + 1;
+    boolean first = ws.lastPaneIndex() < 0;
+    int index = first ? 0 : ws.lastPaneIndex() + 1;
+    int nonSpeculative = first ? 0 : ws.lastNonSpeculativeIndex() + 1;
     long max = ws.maxTimestamp();
     boolean lateForOutput = max < outputWatermark(k);
-    boolean onlyEarlySoFar = ws.lastTiming == null || ws.lastTiming == Timing.EARLY;
+    Timing lastTiming = ws.lastTiming();
+    boolean onlyEarlySoFar = lastTiming == null || lastTiming == Timing.EARLY;
     Timing timing;
     if (lateForOutput || !onlyEarlySoFar) {
       timing = Timing.LATE;
@@ -486,14 +518,30 @@ public final class EventTimeEngine {
 
   // ---- timers -----------------------------------------------------------------------------
 
-  private void activate(KeyState k, WindowState ws, int s) {
-    if (k.stamp != s) {
-      k.stamp = s;
-      k.roundHead = -1;
-      touchedKeys.add(k);
+  /**
+   * Lists {@code k} among the touched keys unless it is already, with an empty list of elements or
+   * windows, and returns its index there.
+   */
+  private int touch(KeyState k) {
+    int t = k.touchIndex();
+    if (t < touchedCount && touched[t] == k) {
+      return t;
     }
-    if (ws.stamp != s) {
-      ws.stamp = s;
+    if (touchedCount == touched.length) {
+      touched = Arrays.copyOf(touched, touchedCount * 2);
+      touchedHead = Arrays.copyOf(touchedHead, touchedCount * 2);
+      touchedTail = Arrays.copyOf(touchedTail, touchedCount * 2);
+    }
+    t = touchedCount++;
+    touched[t] = k;
+    touchedHead[t] = -1;
+    k.touchIndex(t);
+    return t;
+  }
+
+  private void activate(KeyState k, WindowState ws) {
+    int t = touch(k);
+    if (ws.list()) {
       if (roundSize == roundWindows.length) {
         roundWindows = Arrays.copyOf(roundWindows, roundSize * 2);
         roundNext = Arrays.copyOf(roundNext, roundSize * 2);
@@ -501,12 +549,12 @@ public final class EventTimeEngine {
       int slot = roundSize++;
       roundWindows[slot] = ws;
       roundNext[slot] = -1;
-      if (k.roundHead < 0) {
-        k.roundHead = slot;
+      if (touchedHead[t] < 0) {
+        touchedHead[t] = slot;
       } else {
-        roundNext[k.roundTail] = slot;
+        roundNext[touchedTail[t]] = slot;
       }
-      k.roundTail = slot;
+      touchedTail[t] = slot;
     }
   }
 
@@ -516,11 +564,13 @@ public final class EventTimeEngine {
    * window emits its final pane once.
    */
   private void runRound(boolean processingTimeRound) {
-    for (KeyState k : touchedKeys) {
+    for (int t = 0; t < touchedCount; t++) {
+      KeyState k = touched[t];
       currentKey = k;
       long outWm = outputWatermark(k);
-      for (int r = k.roundHead; r >= 0; r = roundNext[r]) {
+      for (int r = touchedHead[t]; r >= 0; r = roundNext[r]) {
         WindowState ws = roundWindows[r];
+        ws.unlist();
         long max = ws.maxTimestamp();
         long gc = gcTime(ws);
         if (processingTimeRound && isExpired(max)) {
@@ -534,7 +584,7 @@ public final class EventTimeEngine {
           }
           k.remove(ws);
           ws.eventTimers = 0;
-          ws.processingTimerCount = 0;
+          ws.clearProcessingTimers();
         } else {
           if (open && machine.root.shouldFire(ws, env)) {
             emit(k, ws);
@@ -545,7 +595,11 @@ public final class EventTimeEngine {
         }
       }
     }
-    Arrays.fill(roundWindows, 0, roundSize, null);
+    if (roundWindows.length > SCRATCH_KEPT) {
+      newRound();
+    } else {
+      Arrays.fill(roundWindows, 0, roundSize, null);
+    }
     roundSize = 0;
     settleTouchedKeys();
   }
@@ -576,14 +630,19 @@ public final class EventTimeEngine {
    * to a key's state ends here, which is what makes change tracking complete.
    */
   private void settleTouchedKeys() {
-    for (KeyState k : touchedKeys) {
+    for (int t = 0; t < touchedCount; t++) {
+      KeyState k = touched[t];
+      touched[t] = null;
       holds.recompute(k);
       if (Invariants.ON) {
         invariants.checkSettled(k, inputWatermark);
       }
       keys.settled(k);
     }
-    touchedKeys.clear();
+    if (touched.length > SCRATCH_KEPT) {
+      newTouched();
+    }
+    touchedCount = 0;
     currentKey = null;
   }
 
@@ -631,16 +690,15 @@ public final class EventTimeEngine {
     }
     KeyState k = new KeyState(key);
     codec.decode(state, k);
-    for (int i = 0; i < k.windowCount; i++) {
-      WindowState ws = k.windows[i];
+    for (WindowState ws = k.windows; ws != null; ws = ws.next) {
       if ((ws.eventTimers & WindowState.TIMER_AT_END) != 0) {
         eventTimers.push(ws.maxTimestamp(), k, ws);
       }
       if ((ws.eventTimers & WindowState.TIMER_AT_GC) != 0) {
         eventTimers.push(gcTime(ws), k, ws);
       }
-      for (int t = 0; t < ws.processingTimerCount; t++) {
-        processingTimers.push(ws.processingTimers[t], k, ws);
+      for (int t = 0; t < ws.processingTimerCount(); t++) {
+        processingTimers.push(ws.processingTimer(t), k, ws);
       }
     }
     holds.recompute(k);
@@ -680,7 +738,7 @@ public final class EventTimeEngine {
       if (result == null) {
         result = k.add(newWindow(start, end));
       } else if (result.accumulator == null) {
-        result.accumulator = aggregate.create();
+        result.accumulator = newAccumulator(result);
       }
     }
     retractSwallowed(k, sources, result);
@@ -700,7 +758,7 @@ public final class EventTimeEngine {
     for (int i = 0; i < sources.count; i++) {
       WindowState gone = sources.windows[i];
       if (gone != result) {
-        if (gone.lastPaneIndex >= 0) {
+        if (gone.lastPaneIndex() >= 0) {
           output.merged(k.key, gone.window(), result.window());
         }
         gone.eventTimers = 0;
@@ -721,7 +779,7 @@ public final class EventTimeEngine {
     }
     for (int i = 0; i < sources.count; i++) {
       WindowState gone = sources.windows[i];
-      if (gone != result && gone.lastValue != null) {
+      if (gone != result && gone.lastValue() != null) {
         output.pane(retraction(k, gone));
       }
     }

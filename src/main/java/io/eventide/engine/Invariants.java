@@ -74,8 +74,7 @@ final class Invariants {
     if (!rootWaitsForEndOfWindow) {
       return;
     }
-    for (int i = 0; i < k.windowCount; i++) {
-      WindowState ws = k.windows[i];
+    for (WindowState ws = k.windows; ws != null; ws = ws.next) {
       boolean waiting = ws.active && !machine.isClosed(ws) && inputWatermark <= ws.maxTimestamp();
       check(
           !waiting || (ws.eventTimers & WindowState.TIMER_AT_END) != 0,
@@ -92,8 +91,7 @@ final class Invariants {
    * state would never be freed and its holds would keep the output watermark back for good.
    */
   void checkStored(KeyState k) {
-    for (int i = 0; i < k.windowCount; i++) {
-      WindowState ws = k.windows[i];
+    for (WindowState ws = k.windows; ws != null; ws = ws.next) {
       holds.checkHolds(ws);
       byte gcBit =
           gcTime(ws) == ws.maxTimestamp() ? WindowState.TIMER_AT_END : WindowState.TIMER_AT_GC;

@@ -1,15 +1,23 @@
 package io.eventide.engine;
 
-import java.util.Arrays;
-
 /**
  * The windows of one key and the key's own output watermark hold. A key has few open windows at a
- * time, so a small array scanned linearly beats any map.
+ * time, so a list linked through the windows themselves, scanned linearly, beats any map and costs
+ * no array of its own.
+ *
+ * <p>A key is kept to 32 bytes, as there is one per key with open windows: what the engine needs of
+ * a key only while a batch or timer round runs lives in the engine's arrays, at {@link
+ * #touchIndex}, and the two change-tracking flags share {@link #mark} with that index.
  */
 final class KeyState {
+  private static final int CHANGED = 1;
+  private static final int STORED = 2;
+  private static final int INDEX_SHIFT = 2;
+
   final String key;
-  WindowState[] windows = new WindowState[2];
-  int windowCount;
+
+  /** The first of the key's windows, in the order they were added; null when it has none. */
+  WindowState windows;
 
   /**
    * The earliest hold or pending event-time timer over the key's windows, as of the end of the last
@@ -17,36 +25,57 @@ final class KeyState {
    */
   long holdMin = WindowState.NO_HOLD;
 
-  /** Change tracking: settled since the last drain, so listed once to be reported. */
-  boolean changed;
-
-  /** Change tracking: the durable store holds this key, so emptying it is to be reported. */
-  boolean stored;
-
-  /** Dedupes the key within one batch or timer round. */
-  int stamp;
-
-  /**
-   * This key's elements in the current batch, as head and tail of a list linked through the
-   * engine's shared array, so that a key carries no buffer of its own between batches.
-   */
-  int batchHead = -1;
-
-  int batchTail = -1;
-  int batchCount;
-
-  /** This key's windows activated in the current timer round, linked likewise. */
-  int roundHead = -1;
-
-  int roundTail = -1;
+  /** The change-tracking flags in the low bits, the touch index above them. */
+  private int mark;
 
   KeyState(String key) {
     this.key = key;
   }
 
+  /**
+   * Where this key was last listed among the keys a batch or timer round touched. Only meaningful
+   * when the engine's list has this key at that index: a stale index points elsewhere.
+   */
+  int touchIndex() {
+    return mark >>> INDEX_SHIFT;
+  }
+
+  void touchIndex(int index) {
+    mark = (index << INDEX_SHIFT) | (mark & (CHANGED | STORED));
+  }
+
+  /** Change tracking: settled since the last drain, so listed once to be reported. */
+  boolean changed() {
+    return (mark & CHANGED) != 0;
+  }
+
+  void changed(boolean changed) {
+    mark = changed ? mark | CHANGED : mark & ~CHANGED;
+  }
+
+  /** Change tracking: the durable store holds this key, so emptying it is to be reported. */
+  boolean stored() {
+    return (mark & STORED) != 0;
+  }
+
+  void stored(boolean stored) {
+    mark = stored ? mark | STORED : mark & ~STORED;
+  }
+
+  boolean hasWindows() {
+    return windows != null;
+  }
+
+  int windowCount() {
+    int n = 0;
+    for (WindowState w = windows; w != null; w = w.next) {
+      n++;
+    }
+    return n;
+  }
+
   WindowState find(long start, long end) {
-    for (int i = 0; i < windowCount; i++) {
-      WindowState w = windows[i];
+    for (WindowState w = windows; w != null; w = w.next) {
       if (w.start == start && w.end == end) {
         return w;
       }
@@ -54,20 +83,32 @@ final class KeyState {
     return null;
   }
 
+  /** Adds the window after the key's others, so that the order survives encoding. */
   WindowState add(WindowState w) {
-    if (windowCount == windows.length) {
-      windows = Arrays.copyOf(windows, windowCount * 2);
+    w.next = null;
+    if (windows == null) {
+      windows = w;
+    } else {
+      WindowState last = windows;
+      while (last.next != null) {
+        last = last.next;
+      }
+      last.next = w;
     }
-    windows[windowCount++] = w;
     return w;
   }
 
   void remove(WindowState w) {
-    for (int i = 0; i < windowCount; i++) {
-      if (windows[i] == w) {
-        windows[i] = windows[--windowCount];
-        windows[windowCount] = null;
-        w.removed = true;
+    WindowState previous = null;
+    for (WindowState c = windows; c != null; previous = c, c = c.next) {
+      if (c == w) {
+        if (previous == null) {
+          windows = c.next;
+        } else {
+          previous.next = c.next;
+        }
+        c.next = null;
+        w.markRemoved();
         return;
       }
     }

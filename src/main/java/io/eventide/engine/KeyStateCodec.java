@@ -2,6 +2,7 @@ package io.eventide.engine;
 
 import io.eventide.engine.aggregate.Aggregate;
 import io.eventide.engine.aggregate.CompactEncoding;
+import io.eventide.engine.aggregate.InlineAggregate;
 import io.eventide.engine.aggregate.PlainValueCodec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -36,6 +37,10 @@ final class KeyStateCodec {
   private static final Timing[] TIMINGS = Timing.values();
 
   private final Aggregate<Object> aggregate;
+
+  /** The aggregate when it keeps its accumulator in the window, else null. */
+  private final InlineAggregate inline;
+
   private final int slotCount;
 
   /** Reused across keys: a blob costs one copy of its bytes. */
@@ -45,6 +50,7 @@ final class KeyStateCodec {
 
   KeyStateCodec(Aggregate<Object> aggregate, int slotCount) {
     this.aggregate = aggregate;
+    this.inline = (Aggregate<?>) aggregate instanceof InlineAggregate i ? i : null;
     this.slotCount = slotCount;
   }
 
@@ -52,9 +58,9 @@ final class KeyStateCodec {
     buffer.reset();
     try {
       out.writeByte(VERSION);
-      CompactEncoding.writeUnsigned(k.windowCount, out);
-      for (int i = 0; i < k.windowCount; i++) {
-        writeWindow(k.windows[i]);
+      CompactEncoding.writeUnsigned(k.windowCount(), out);
+      for (WindowState ws = k.windows; ws != null; ws = ws.next) {
+        writeWindow(ws);
       }
     } catch (IOException e) {
       // Writing to a byte array does not fail.
@@ -75,24 +81,26 @@ final class KeyStateCodec {
       CompactEncoding.writeSigned(ws.extraHold - ws.start, out);
     }
     CompactEncoding.writeUnsigned(ws.finished, out);
-    int slots = ws.slots == null ? 0 : ws.slots.length;
-    CompactEncoding.writeUnsigned(slots, out);
-    for (int i = 0; i < slots; i++) {
-      CompactEncoding.writeSigned(ws.slots[i], out);
+    // A window has slots exactly when the trigger has any.
+    CompactEncoding.writeUnsigned(slotCount, out);
+    for (int i = 0; i < slotCount; i++) {
+      CompactEncoding.writeSigned(ws.slots()[i], out);
     }
-    CompactEncoding.writeUnsigned(ws.processingTimerCount, out);
-    for (int i = 0; i < ws.processingTimerCount; i++) {
-      CompactEncoding.writeSigned(ws.processingTimers[i], out);
+    int timers = ws.processingTimerCount();
+    CompactEncoding.writeUnsigned(timers, out);
+    for (int i = 0; i < timers; i++) {
+      CompactEncoding.writeSigned(ws.processingTimer(i), out);
     }
     // Pane indices are -1 before the first pane.
-    CompactEncoding.writeUnsigned(ws.lastPaneIndex + 1L, out);
-    CompactEncoding.writeUnsigned(ws.lastNonSpeculativeIndex + 1L, out);
-    out.writeByte(ws.lastTiming == null ? 0 : ws.lastTiming.ordinal() + 1);
+    CompactEncoding.writeUnsigned(ws.lastPaneIndex() + 1L, out);
+    CompactEncoding.writeUnsigned(ws.lastNonSpeculativeIndex() + 1L, out);
+    Timing lastTiming = ws.lastTiming();
+    out.writeByte(lastTiming == null ? 0 : lastTiming.ordinal() + 1);
     if (ws.accumulator != null) {
       aggregate.write(ws.accumulator, out);
     }
-    if (ws.lastValue != null) {
-      PlainValueCodec.write(ws.lastValue, out);
+    if (ws.lastValue() != null) {
+      PlainValueCodec.write(ws.lastValue(), out);
     }
   }
 
@@ -103,7 +111,7 @@ final class KeyStateCodec {
     flags |= ws.accumulator != null ? HAS_ACCUMULATOR : 0;
     flags |= ws.elementHold != WindowState.NO_HOLD ? HAS_ELEMENT_HOLD : 0;
     flags |= ws.extraHold != WindowState.NO_HOLD ? HAS_EXTRA_HOLD : 0;
-    flags |= ws.lastValue != null ? HAS_LAST_VALUE : 0;
+    flags |= ws.lastValue() != null ? HAS_LAST_VALUE : 0;
     flags |= (ws.eventTimers & WindowState.TIMER_AT_END) != 0 ? TIMER_AT_END : 0;
     flags |= (ws.eventTimers & WindowState.TIMER_AT_GC) != 0 ? TIMER_AT_GC : 0;
     return flags;
@@ -166,32 +174,37 @@ final class KeyStateCodec {
       throw new IOException(slots + " trigger slots where this engine's trigger has " + slotCount);
     }
     if (slots > 0) {
-      ws.slots = new long[slots];
+      long[] values = new long[slots];
       for (int i = 0; i < slots; i++) {
-        ws.slots[i] = CompactEncoding.readSigned(in);
+        values[i] = CompactEncoding.readSigned(in);
       }
+      ws.slots(values);
     }
     int timers = CompactEncoding.readCount(in);
-    if (timers > 0) {
-      ws.processingTimers = new long[timers];
-      for (int i = 0; i < timers; i++) {
-        ws.processingTimers[i] = CompactEncoding.readSigned(in);
-      }
-      ws.processingTimerCount = timers;
+    for (int i = 0; i < timers; i++) {
+      ws.addProcessingTimer(CompactEncoding.readSigned(in));
     }
-    ws.lastPaneIndex = CompactEncoding.readCount(in) - 1;
-    ws.lastNonSpeculativeIndex = CompactEncoding.readCount(in) - 1;
+    int lastPaneIndex = CompactEncoding.readCount(in) - 1;
+    int lastNonSpeculativeIndex = CompactEncoding.readCount(in) - 1;
     int timing = in.readUnsignedByte();
     if (timing > TIMINGS.length) {
       throw new IOException("unknown pane timing " + timing);
     }
-    ws.lastTiming = timing == 0 ? null : TIMINGS[timing - 1];
+    ws.lastPane(lastPaneIndex, lastNonSpeculativeIndex, timing == 0 ? null : TIMINGS[timing - 1]);
     if ((flags & HAS_ACCUMULATOR) != 0) {
-      ws.accumulator = aggregate.read(in);
+      ws.accumulator = readAccumulator(in, ws);
     }
     if ((flags & HAS_LAST_VALUE) != 0) {
-      ws.lastValue = PlainValueCodec.read(in);
+      ws.lastValue(PlainValueCodec.read(in));
     }
+    return ws;
+  }
+
+  private Object readAccumulator(DataInputStream in, WindowState ws) throws IOException {
+    if (inline == null) {
+      return aggregate.read(in);
+    }
+    inline.readInto(in, ws);
     return ws;
   }
 }

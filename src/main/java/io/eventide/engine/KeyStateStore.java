@@ -1,18 +1,17 @@
 package io.eventide.engine;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Where the engine keeps its per-key state: a map in memory. With change tracking on it also
- * records which keys each batch or timer round settled, so that a durable store writes back only
- * those; with it off, that costs nothing.
+ * Where the engine keeps its per-key state: a {@link KeyStateMap} in memory. With change tracking
+ * on it also records which keys each batch or timer round settled, so that a durable store writes
+ * back only those; with it off, that costs nothing.
  */
 class KeyStateStore {
-  private final Map<String, KeyState> keys = new HashMap<>();
+  private final KeyStateMap keys = new KeyStateMap();
   private boolean tracking;
 
   /** The keys settled since the last drain, each once (see {@link KeyState#changed}). */
@@ -35,15 +34,15 @@ class KeyStateStore {
       if (k == null) {
         k = new KeyState(key);
       }
-      keys.put(key, k);
+      keys.put(k);
     }
     return k;
   }
 
   /** Adds a key read back from durable state; the store holds it already. */
   void restored(KeyState k) {
-    k.stored = true;
-    keys.put(k.key, k);
+    k.stored(true);
+    keys.put(k);
   }
 
   /**
@@ -51,13 +50,13 @@ class KeyStateStore {
    * when it has no windows left.
    */
   void settled(KeyState k) {
-    if (tracking && !k.changed) {
-      k.changed = true;
+    if (tracking && !k.changed()) {
+      k.changed(true);
       changed.add(k);
     }
-    if (k.windowCount == 0) {
-      keys.remove(k.key);
-      if (tracking && k.stored) {
+    if (!k.hasWindows()) {
+      keys.remove(k);
+      if (tracking && k.stored()) {
         emptied.put(k.key, k);
       }
     }
@@ -74,12 +73,12 @@ class KeyStateStore {
    */
   void drainChanges(KeyStateCodec codec, KeyStateChanges sink) {
     for (KeyState k : changed) {
-      k.changed = false;
-      if (k.windowCount > 0) {
-        k.stored = true;
+      k.changed(false);
+      if (k.hasWindows()) {
+        k.stored(true);
         sink.changed(k.key, codec.encode(k));
-      } else if (k.stored) {
-        k.stored = false;
+      } else if (k.stored()) {
+        k.stored(false);
         sink.removed(k.key);
       }
     }
@@ -87,8 +86,8 @@ class KeyStateStore {
     emptied.clear();
   }
 
-  Collection<KeyState> all() {
-    return keys.values();
+  Iterable<KeyState> all() {
+    return keys;
   }
 
   int size() {

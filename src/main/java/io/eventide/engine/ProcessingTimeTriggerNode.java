@@ -14,11 +14,11 @@ final class ProcessingTimeTriggerNode extends TriggerNode {
   @Override
   void onElement(WindowState w, TriggerEnv env) {
     // Only the first element of the pane sets the target; later ones would only push it back.
-    if (w.slots[slot] != NO_TIME) {
+    if (w.slots()[slot] != NO_TIME) {
       return;
     }
     long target = env.processingTime() + delay;
-    w.slots[slot] = target;
+    w.slots()[slot] = target;
     env.setProcessingTimer(w, target);
   }
 
@@ -29,7 +29,7 @@ final class ProcessingTimeTriggerNode extends TriggerNode {
       return;
     }
     mergeEarliest(w, sources);
-    long target = w.slots[slot];
+    long target = w.slots()[slot];
     if (target != NO_TIME) {
       env.setProcessingTimer(w, target);
     }
@@ -37,7 +37,7 @@ final class ProcessingTimeTriggerNode extends TriggerNode {
 
   @Override
   boolean shouldFire(WindowState w, TriggerEnv env) {
-    long target = w.slots[slot];
+    long target = w.slots()[slot];
     return target != NO_TIME && env.processingTime() > target;
   }
 
@@ -49,12 +49,12 @@ final class ProcessingTimeTriggerNode extends TriggerNode {
 
   @Override
   void clear(WindowState w, TriggerEnv env) {
-    w.slots[slot] = NO_TIME;
+    w.slots()[slot] = NO_TIME;
   }
 
   @Override
   void describe(WindowState w, TriggerEnv env, StringBuilder out) {
-    long target = w.slots[slot];
+    long target = w.slots()[slot];
     if (target == NO_TIME) {
       out.append("afterProcessingTime ")
           .append(Duration.ofMillis(delay))

@@ -18,7 +18,11 @@ final class SequenceTriggerNode extends TriggerNode {
   @Override
   void onElement(WindowState w, TriggerEnv env) {
     if (!env.isMerging()) {
-      firstUnfinishedChild(w).onElement(w, env);
+      // Finished, it takes no more elements; a parent that asks every child may still ask it.
+      TriggerNode current = firstUnfinishedChild(w);
+      if (current != null) {
+        current.onElement(w, env);
+      }
     } else {
       // A merge can revive a finished child, so every child keeps its state current.
       for (TriggerNode c : children) {

@@ -85,10 +85,9 @@ final class SessionMerger {
 
   /** The key's active windows plus the distinct proto-windows that are not one of them. */
   private int collectCandidates(KeyState k, int proposals) {
-    ensureCandidates(k.windowCount + proposals);
+    ensureCandidates(k.windowCount() + proposals);
     int n = 0;
-    for (int i = 0; i < k.windowCount; i++) {
-      WindowState ws = k.windows[i];
+    for (WindowState ws = k.windows; ws != null; ws = ws.next) {
       if (windows.canMerge(ws)) {
         candStart[n] = ws.start;
         candEnd[n] = ws.end;

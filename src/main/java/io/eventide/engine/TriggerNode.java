@@ -20,7 +20,7 @@ abstract class TriggerNode {
   /** The finished bits of this node and all its descendants. */
   final long subtreeMask;
 
-  /** This node's slot in {@link WindowState#slots}, or -1 when it keeps no state. */
+  /** This node's slot in {@link WindowState#slots()}, or -1 when it keeps no state. */
   final int slot;
 
   TriggerNode(int index, TriggerNode[] children, int slot) {
@@ -115,13 +115,13 @@ abstract class TriggerNode {
     if (sources.count == 0 || (sources.count == 1 && sources.resultIsSource)) {
       return;
     }
-    long total = sources.resultIsSource ? 0 : w.slots[slot];
+    long total = sources.resultIsSource ? 0 : w.slots()[slot];
     for (int i = 0; i < sources.count; i++) {
       WindowState s = sources.windows[i];
-      total += s.slots[slot];
-      s.slots[slot] = 0;
+      total += s.slots()[slot];
+      s.slots()[slot] = 0;
     }
-    w.slots[slot] = total;
+    w.slots()[slot] = total;
   }
 
   /** Folds the merging windows' target times into the result's slot, keeping the earliest. */
@@ -129,22 +129,22 @@ abstract class TriggerNode {
     if (sources.count == 0 || (sources.count == 1 && sources.resultIsSource)) {
       return;
     }
-    long earliest = sources.resultIsSource ? NO_TIME : w.slots[slot];
+    long earliest = sources.resultIsSource ? NO_TIME : w.slots()[slot];
     for (int i = 0; i < sources.count; i++) {
       WindowState s = sources.windows[i];
-      long t = s.slots[slot];
+      long t = s.slots()[slot];
       if (t != NO_TIME && (earliest == NO_TIME || t < earliest)) {
         earliest = t;
       }
-      s.slots[slot] = NO_TIME;
+      s.slots()[slot] = NO_TIME;
     }
-    w.slots[slot] = earliest;
+    w.slots()[slot] = earliest;
   }
 
   /** Clears this node's slot in every merging window (the result too, when it is one). */
   final void clearSources(MergeSources sources, long empty) {
     for (int i = 0; i < sources.count; i++) {
-      sources.windows[i].slots[slot] = empty;
+      sources.windows[i].slots()[slot] = empty;
     }
   }
 }

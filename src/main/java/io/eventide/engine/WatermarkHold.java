@@ -38,8 +38,7 @@ final class WatermarkHold {
    */
   void recompute(KeyState k) {
     long min = WindowState.NO_HOLD;
-    for (int i = 0; i < k.windowCount; i++) {
-      WindowState ws = k.windows[i];
+    for (WindowState ws = k.windows; ws != null; ws = ws.next) {
       min = Math.min(min, Math.min(ws.elementHold, ws.extraHold));
       if ((ws.eventTimers & WindowState.TIMER_AT_END) != 0) {
         min = Math.min(min, ws.maxTimestamp());

@@ -1,14 +1,21 @@
 package io.eventide.engine;
 
+import io.eventide.engine.aggregate.AccumulatorCell;
 import java.util.Arrays;
 
 /**
  * Everything the engine keeps for one window of one key: the accumulator, the watermark holds, the
- * trigger's finished bits and slots, which timers are pending and the last pane emitted. Fields are
- * plain and package-private because this is the hot path's data; only the engine writes them, the
- * holds through {@link WatermarkHold} and the trigger state through the trigger nodes.
+ * trigger's finished bits, which timers are pending and, in {@link WindowExtras}, what only some
+ * windows need. Fields are plain and package-private because this is the hot path's data; only the
+ * engine writes them, the holds through {@link WatermarkHold} and the trigger state through the
+ * trigger nodes.
+ *
+ * <p>A window is an {@link AccumulatorCell}: an aggregate that fits one (sum, count) keeps its
+ * accumulator in the window's own fields, and {@link #accumulator} is then the window itself. With
+ * that and the rarer state moved out, a window of a sum under the default trigger is 88 bytes and
+ * no other object.
  */
-final class WindowState {
+final class WindowState extends AccumulatorCell {
   static final long NO_HOLD = Long.MAX_VALUE;
 
   /** Bit of {@link #eventTimers}: a timer at the window's max timestamp. */
@@ -17,11 +24,25 @@ final class WindowState {
   /** Bit of {@link #eventTimers}: a timer at the garbage-collection time (when it differs). */
   static final byte TIMER_AT_GC = 2;
 
+  /** Bit of {@link #flags}: state deleted (garbage-collected or merged away). */
+  private static final byte REMOVED = 1;
+
+  /** Bit of {@link #flags}: listed in the engine's current batch or timer round. */
+  private static final byte LISTED = 2;
+
   final long start;
   final long end;
-  Object accumulator;
   long elementHold = NO_HOLD;
   long extraHold = NO_HOLD;
+  long finished;
+
+  /** The aggregate's accumulator, the window itself for an inline one; null once finished. */
+  Object accumulator;
+
+  /** The key's next window. */
+  WindowState next;
+
+  private WindowExtras extras;
 
   /** Elements added to the window so far, for explaining it. */
   int elementCount;
@@ -32,23 +53,8 @@ final class WindowState {
   /** In the active set; merging windows leave it when merged away or closed. */
   boolean active = true;
 
-  /** State deleted (garbage-collected or merged away); pending timers for it are ignored. */
-  boolean removed;
-
-  long finished;
-  long[] slots;
   byte eventTimers;
-  long[] processingTimers;
-  int processingTimerCount;
-  int lastPaneIndex = -1;
-  int lastNonSpeculativeIndex = -1;
-  Timing lastTiming;
-
-  /** Retracting mode: the value of the last pane, to be withdrawn by the next. */
-  Object lastValue;
-
-  /** Dedupes the window within one batch or timer round. */
-  int stamp;
+  private byte flags;
 
   WindowState(long start, long end) {
     this.start = start;
@@ -67,36 +73,124 @@ final class WindowState {
     return new Window(start, end);
   }
 
+  /** Pending timers for a removed window are ignored. */
+  boolean isRemoved() {
+    return (flags & REMOVED) != 0;
+  }
+
+  void markRemoved() {
+    flags |= REMOVED;
+  }
+
+  /** Lists the window once per batch or timer round: true the first time, until {@link #unlist}. */
+  boolean list() {
+    if ((flags & LISTED) != 0) {
+      return false;
+    }
+    flags |= LISTED;
+    return true;
+  }
+
+  void unlist() {
+    flags &= ~LISTED;
+  }
+
+  private WindowExtras extras() {
+    if (extras == null) {
+      extras = new WindowExtras();
+    }
+    return extras;
+  }
+
+  /** The trigger's counters and target times, for triggers that keep any. */
+  long[] slots() {
+    return extras.slots;
+  }
+
+  void slots(long[] slots) {
+    if (slots != null) {
+      extras().slots = slots;
+    }
+  }
+
+  /** The index of the last pane emitted, -1 before the first. */
+  int lastPaneIndex() {
+    return extras == null ? -1 : extras.lastPaneIndex;
+  }
+
+  int lastNonSpeculativeIndex() {
+    return extras == null ? -1 : extras.lastNonSpeculativeIndex;
+  }
+
+  /** The timing of the last pane, null before the first. */
+  Timing lastTiming() {
+    return extras == null ? null : extras.lastTiming;
+  }
+
+  void lastPane(int index, int nonSpeculativeIndex, Timing timing) {
+    if (extras == null && index < 0 && nonSpeculativeIndex < 0 && timing == null) {
+      return;
+    }
+    WindowExtras e = extras();
+    e.lastPaneIndex = index;
+    e.lastNonSpeculativeIndex = nonSpeculativeIndex;
+    e.lastTiming = timing;
+  }
+
   void clearPaneInfo() {
-    lastPaneIndex = -1;
-    lastNonSpeculativeIndex = -1;
-    lastTiming = null;
+    lastPane(-1, -1, null);
+  }
+
+  /** Retracting mode: the value of the last pane, to be withdrawn by the next. */
+  Object lastValue() {
+    return extras == null ? null : extras.lastValue;
+  }
+
+  void lastValue(Object value) {
+    if (value != null || extras != null) {
+      extras().lastValue = value;
+    }
+  }
+
+  int processingTimerCount() {
+    return extras == null ? 0 : extras.processingTimerCount;
+  }
+
+  long processingTimer(int i) {
+    return extras.processingTimers[i];
   }
 
   /** Records a pending processing-time timer; false when one at that time is pending already. */
   boolean addProcessingTimer(long time) {
-    for (int i = 0; i < processingTimerCount; i++) {
-      if (processingTimers[i] == time) {
+    WindowExtras e = extras();
+    for (int i = 0; i < e.processingTimerCount; i++) {
+      if (e.processingTimers[i] == time) {
         return false;
       }
     }
-    if (processingTimers == null) {
-      processingTimers = new long[2];
-    } else if (processingTimerCount == processingTimers.length) {
-      processingTimers = Arrays.copyOf(processingTimers, processingTimerCount * 2);
+    if (e.processingTimers == null) {
+      e.processingTimers = new long[2];
+    } else if (e.processingTimerCount == e.processingTimers.length) {
+      e.processingTimers = Arrays.copyOf(e.processingTimers, e.processingTimerCount * 2);
     }
-    processingTimers[processingTimerCount++] = time;
+    e.processingTimers[e.processingTimerCount++] = time;
     return true;
   }
 
   /** Consumes a pending processing-time timer; false when none at that time was pending. */
   boolean takeProcessingTimer(long time) {
-    for (int i = 0; i < processingTimerCount; i++) {
-      if (processingTimers[i] == time) {
-        processingTimers[i] = processingTimers[--processingTimerCount];
+    for (int i = 0; i < processingTimerCount(); i++) {
+      if (extras.processingTimers[i] == time) {
+        extras.processingTimers[i] = extras.processingTimers[--extras.processingTimerCount];
         return true;
       }
     }
     return false;
+  }
+
+  void clearProcessingTimers() {
+    if (extras != null) {
+      extras.processingTimerCount = 0;
+    }
   }
 }

@@ -142,4 +142,50 @@ class CompositeOverRepeatingTriggersTest {
     t.advanceWatermarkToEnd();
     assertThat(t.takePanes()).isEmpty();
   }
+
+  /**
+   * A history found by RestartEquivalenceTest (seed 11, 3 000 scenarios): a late element reached an
+   * afterEach beneath the early firings' afterFirst that had finished, and the afterEach, having no
+   * step left to give it to, threw a NullPointerException. Finished, it now ignores the element.
+   */
+  @Test
+  void aFinishedAfterEachBeneathEarlyFiringsIgnoresLaterElements() {
+    Trigger early =
+        new Trigger.AfterFirst(
+            List.of(
+                new Trigger.AfterCount(2),
+                new Trigger.AfterEach(
+                    List.of(new Trigger.AfterCount(1), new Trigger.AfterCount(1)))));
+    EngineTester t =
+        EngineTester.of(
+            WindowingStrategy.of(new WindowFn.Fixed(10_000, 7_000))
+                .withTrigger(new Trigger.AfterWatermark(early, null))
+                .withAllowedLateness(10_000)
+                .withTimestampCombiner(TimestampCombiner.END_OF_WINDOW)
+                .withClosingBehavior(ClosingBehavior.FIRE_ALWAYS)
+                .withOnTimeBehavior(OnTimeBehavior.FIRE_ALWAYS));
+    t.advanceWatermark(205_000)
+        .inject(el("b", 189_000, 1), el("b", 236_817, 2), el("a", 216_000, 3))
+        .inject(el("b", 244_000, 4), el("a", 230_647, 5))
+        .inject(el("c", 139_325, 6), el("a", 223_000, 7), el("a", 198_000, 8), el("b", 211_000, 9))
+        .inject(el("b", 203_482, 10), el("a", 219_000, 11), el("a", 203_000, 12))
+        .inject(el("a", 210_000, 13))
+        .advanceWatermark(219_051)
+        .advanceWatermark(223_051)
+        .inject(el("c", 235_051, 14), el("b", 230_051, 15), el("c", 181_480, 16))
+        .inject(
+            el("a", 164_383, 17), el("c", 200_051, 18), el("b", 244_583, 19), el("a", 217_543, 20))
+        .inject(el("b", 235_051, 21), el("a", 223_051, 22))
+        .advanceWatermarkToEnd();
+    // Elements 20 and 22 reached the finished afterEach of window [217 s, 227 s) of key a; each
+    // element of the window still comes out once, in discarding panes.
+    Window window = new Window(217_000, 227_000);
+    List<Long> values =
+        t.takePanes().stream()
+            .filter(p -> p.key().equals("a") && p.window().equals(window))
+            .flatMap(p -> ((List<?>) p.value()).stream())
+            .map(v -> ((Number) v).longValue())
+            .toList();
+    assertThat(values).containsExactlyInAnyOrder(7L, 11L, 20L, 22L);
+  }
 }

@@ -54,7 +54,7 @@ class InvariantsTest {
   private static byte[] tampered(Consumer<WindowState> breakIt) {
     KeyState k = new KeyState("a");
     CODEC.decode(storedState(), k);
-    breakIt.accept(k.windows[0]);
+    breakIt.accept(k.windows);
     return CODEC.encode(k);
   }
 

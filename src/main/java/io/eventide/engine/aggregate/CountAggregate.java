@@ -4,12 +4,11 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 
-/** The number of elements. */
-final class CountAggregate implements Aggregate<CountAggregate.Counter> {
-
-  static final class Counter {
-    long count;
-  }
+/**
+ * The number of elements, kept inline: a double counts exactly up to 2^53, beyond any window's
+ * element count.
+ */
+final class CountAggregate implements InlineAggregate {
 
   @Override
   public String type() {
@@ -17,35 +16,34 @@ final class CountAggregate implements Aggregate<CountAggregate.Counter> {
   }
 
   @Override
-  public Counter create() {
-    return new Counter();
+  public void clear(AccumulatorCell cell) {
+    cell.first = 0;
   }
 
   @Override
-  public void add(Counter acc, double value, Object payload, double volume, long timestamp) {
-    acc.count++;
+  public void add(
+      AccumulatorCell acc, double value, Object payload, double volume, long timestamp) {
+    acc.first++;
   }
 
   @Override
-  public void merge(Counter into, Counter from) {
-    into.count += from.count;
+  public void merge(AccumulatorCell into, AccumulatorCell from) {
+    into.first += from.first;
   }
 
   @Override
-  public Object extract(Counter acc) {
-    return acc.count;
+  public Object extract(AccumulatorCell acc) {
+    return (long) acc.first;
   }
 
   @Override
-  public void write(Counter acc, DataOutput out) throws IOException {
-    CompactEncoding.writeUnsigned(acc.count, out);
+  public void write(AccumulatorCell acc, DataOutput out) throws IOException {
+    CompactEncoding.writeUnsigned((long) acc.first, out);
   }
 
   @Override
-  public Counter read(DataInput in) throws IOException {
-    Counter acc = new Counter();
-    acc.count = CompactEncoding.readUnsigned(in);
-    return acc;
+  public void readInto(DataInput in, AccumulatorCell cell) throws IOException {
+    cell.first = CompactEncoding.readUnsigned(in);
   }
 
   @Override

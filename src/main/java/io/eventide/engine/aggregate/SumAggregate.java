@@ -4,8 +4,8 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 
-/** The sum of the elements' numbers; 0 when empty. */
-final class SumAggregate implements Aggregate<CompensatedSum> {
+/** The sum of the elements' numbers; 0 when empty. A compensated sum, kept inline. */
+final class SumAggregate implements InlineAggregate {
 
   @Override
   public String type() {
@@ -13,35 +13,35 @@ final class SumAggregate implements Aggregate<CompensatedSum> {
   }
 
   @Override
-  public CompensatedSum create() {
-    return new CompensatedSum();
+  public void clear(AccumulatorCell cell) {
+    cell.first = 0;
+    cell.second = 0;
   }
 
   @Override
-  public void add(CompensatedSum acc, double value, Object payload, double volume, long timestamp) {
-    acc.add(value);
+  public void add(
+      AccumulatorCell acc, double value, Object payload, double volume, long timestamp) {
+    CompensatedSum.add(acc, value);
   }
 
   @Override
-  public void merge(CompensatedSum into, CompensatedSum from) {
-    into.add(from);
+  public void merge(AccumulatorCell into, AccumulatorCell from) {
+    CompensatedSum.merge(into, from);
   }
 
   @Override
-  public Object extract(CompensatedSum acc) {
-    return OutputNumbers.of(acc.value());
+  public Object extract(AccumulatorCell acc) {
+    return OutputNumbers.of(CompensatedSum.value(acc));
   }
 
   @Override
-  public void write(CompensatedSum acc, DataOutput out) throws IOException {
-    acc.write(out);
+  public void write(AccumulatorCell acc, DataOutput out) throws IOException {
+    CompensatedSum.write(acc, out);
   }
 
   @Override
-  public CompensatedSum read(DataInput in) throws IOException {
-    CompensatedSum acc = new CompensatedSum();
-    acc.read(in);
-    return acc;
+  public void readInto(DataInput in, AccumulatorCell cell) throws IOException {
+    CompensatedSum.read(in, cell);
   }
 
   @Override

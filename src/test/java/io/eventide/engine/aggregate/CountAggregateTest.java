@@ -24,7 +24,7 @@ class CountAggregateTest {
 
   @Test
   void mergeAddsCounts() {
-    CountAggregate.Counter into = Element.fold(count, List.of(Element.payload("a", 1)));
+    AccumulatorCell into = Element.fold(count, List.of(Element.payload("a", 1)));
     count.merge(
         into, Element.fold(count, List.of(Element.payload("b", 1), Element.payload("c", 2))));
     assertThat(count.extract(into)).isEqualTo(3L);

@@ -39,7 +39,7 @@ class SumAggregateTest {
         elements.add(Element.number(random.nextDouble(-1e6, 1e6), 0));
       }
       double whole = ((Number) Element.extract(sum, elements)).doubleValue();
-      CompensatedSum pieces = Element.foldInRandomPieces(sum, elements, random);
+      AccumulatorCell pieces = Element.foldInRandomPieces(sum, elements, random);
       assertThat(((Number) sum.extract(pieces)).doubleValue()).isCloseTo(whole, within(1e-6));
     }
   }
