@@ -119,16 +119,20 @@ class ClusterWaitAppliedTest {
             .expect(202)
             .body();
     assertThat(answer.get("applied").asBoolean()).as("applied in %s", answer).isEqualTo(applied);
-    JsonNode dropped = answer.get("dropped");
+    return counts(answer);
+  }
+
+  /** Counts as an answer and {@code /simulate} show them. */
+  private static IngestResult counts(JsonNode c) {
     return new IngestResult(
-        answer.get("accepted").asInt(),
-        answer.get("late").asInt(),
-        answer.get("duplicates").asInt(),
-        answer.get("filtered").asInt(),
-        dropped.get("expired").asInt(),
-        dropped.get("closed").asInt(),
-        dropped.get("future").asInt(),
-        dropped.get("invalid").asInt());
+        c.get("accepted").asInt(),
+        c.get("late").asInt(),
+        c.get("duplicates").asInt(),
+        c.get("filtered").asInt(),
+        c.at("/dropped/expired").asInt(),
+        c.at("/dropped/closed").asInt(),
+        c.at("/dropped/future").asInt(),
+        c.at("/dropped/invalid").asInt());
   }
 
   /** How many keys' window starting at {@code start} has a pane that is not early. */
@@ -153,16 +157,7 @@ class ClusterWaitAppliedTest {
   }
 
   private IngestResult simulatedCounts(LiveApi api) {
-    JsonNode c = simulate(api).get("counts");
-    return new IngestResult(
-        c.get("accepted").asInt(),
-        c.get("late").asInt(),
-        c.get("duplicates").asInt(),
-        c.get("filtered").asInt(),
-        c.at("/dropped/expired").asInt(),
-        c.at("/dropped/closed").asInt(),
-        c.at("/dropped/future").asInt(),
-        c.at("/dropped/invalid").asInt());
+    return counts(simulate(api).get("counts"));
   }
 
   /** The value of every window's latest pane, by {@code /simulate}. */

@@ -121,29 +121,22 @@ class PartitionOwnershipTest {
   void whereKafkaSourcePartitionsStandIsCommittedWithThePartitionAndReadByItsNextOwner() {
     PartitionState first = store.openPartition("p", "L", 0, 1).join();
     assertThat(first.origins()).isEmpty();
-    first
-        .commit(
-            new Commit(
-                List.of(),
-                null,
-                List.of(),
-                List.of(),
-                List.of(),
-                new PartitionProgress(7L, 0, 0, null, Map.of("src:0", 41L, "src:2", 9L))))
-        .join();
-    first
-        .commit(
-            new Commit(
-                List.of(),
-                null,
-                List.of(),
-                List.of(),
-                List.of(),
-                new PartitionProgress(9L, 0, 0, null, Map.of("src:0", 44L))))
-        .join();
+    first.commit(progressOnly(7L, Map.of("src:0", 41L, "src:2", 9L))).join();
+    first.commit(progressOnly(9L, Map.of("src:0", 44L))).join();
     PartitionState next = store.openPartition("p", "L", 0, 1).join();
     assertThat(next.nextOffset()).isEqualTo(9);
     assertThat(next.origins()).isEqualTo(Map.of("src:0", 44L, "src:2", 9L));
+  }
+
+  /** A commit that only reads up to {@code offset}, moving where Kafka source partitions stand. */
+  private static Commit progressOnly(long offset, Map<String, Long> origins) {
+    return new Commit(
+        List.of(),
+        null,
+        List.of(),
+        List.of(),
+        List.of(),
+        new PartitionProgress(offset, 0, 0, null, origins));
   }
 
   /**
