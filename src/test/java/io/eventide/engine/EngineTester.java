@@ -147,4 +147,23 @@ public final class EngineTester {
   public EventTimeEngine engine() {
     return engine;
   }
+
+  /**
+   * The encoded state last reported changed since the engine began tracking changes ({@link
+   * EventTimeEngine#trackChanges()}), draining them: a key's state as a store would hold it.
+   */
+  public byte[] drainChangedState() {
+    byte[][] state = new byte[1][];
+    engine.drainChanges(
+        new KeyStateChanges() {
+          @Override
+          public void changed(String key, byte[] s) {
+            state[0] = s;
+          }
+
+          @Override
+          public void removed(String key) {}
+        });
+    return state[0];
+  }
 }

@@ -35,19 +35,7 @@ class InvariantsTest {
     EngineTester t = EngineTester.of(STRATEGY, "sum");
     t.engine().trackChanges();
     t.inject(el("a", 10_000, 1));
-    byte[][] state = new byte[1][];
-    t.engine()
-        .drainChanges(
-            new KeyStateChanges() {
-              @Override
-              public void changed(String key, byte[] s) {
-                state[0] = s;
-              }
-
-              @Override
-              public void removed(String key) {}
-            });
-    return state[0];
+    return t.drainChangedState();
   }
 
   /** The stored state with its one window changed by {@code breakIt}. */

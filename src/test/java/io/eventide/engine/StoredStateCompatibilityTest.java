@@ -130,18 +130,6 @@ class StoredStateCompatibilityTest {
     EngineTester t = EngineTester.of(h.strategy(), h.aggregate());
     t.engine().trackChanges();
     h.run().accept(t);
-    byte[][] state = new byte[1][];
-    t.engine()
-        .drainChanges(
-            new KeyStateChanges() {
-              @Override
-              public void changed(String key, byte[] s) {
-                state[0] = s;
-              }
-
-              @Override
-              public void removed(String key) {}
-            });
-    return state[0];
+    return t.drainChangedState();
   }
 }
