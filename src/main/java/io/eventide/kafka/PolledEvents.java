@@ -31,12 +31,22 @@ record PolledEvents(
     List<SourceOffset> eventOffsets = new ArrayList<>(records.size());
     List<String> unreadable = new ArrayList<>();
     List<SourceOffset> unreadableOffsets = new ArrayList<>();
+    // A poll holds each partition's records together: its names are made once per run of them.
+    String topic = null;
+    int partition = -1;
+    String source = null;
+    String origin = null;
     for (ConsumerRecord<String, byte[]> record : records) {
-      SourceOffset offset =
-          new SourceOffset(record.topic() + ":" + record.partition(), record.offset());
+      if (record.partition() != partition || !record.topic().equals(topic)) {
+        topic = record.topic();
+        partition = record.partition();
+        source = sourceName(topic, partition);
+        origin = topic + ":" + partition;
+      }
+      SourceOffset offset = new SourceOffset(origin, record.offset());
       try {
         events.add(JSON.readTree(record.value()));
-        sources.add(sourceName(record.topic(), record.partition()));
+        sources.add(source);
         eventOffsets.add(offset);
       } catch (JacksonException | IllegalArgumentException e) {
         unreadable.add(
