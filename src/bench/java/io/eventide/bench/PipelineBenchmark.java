@@ -10,6 +10,7 @@ import io.eventide.core.ShardSnapshot;
 import io.eventide.core.ShardStep;
 import io.eventide.core.WatermarkMode;
 import io.eventide.engine.Time;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineLimits;
@@ -73,7 +74,7 @@ public class PipelineBenchmark {
   int batchSize;
 
   private PipelineDefinition definition;
-  private List<List<JsonNode>> batches;
+  private List<EventTexts> batches;
   private long[] watermarks;
   private double expectedSum;
 
@@ -103,7 +104,7 @@ public class PipelineBenchmark {
           expectedSum += feed.value(i);
         }
       }
-      batches.add(batch);
+      batches.add(EventTexts.of(batch));
       watermarks[b] = feed.watermarkAfter(b);
     }
   }

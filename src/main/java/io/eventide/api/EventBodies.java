@@ -1,7 +1,7 @@
 package io.eventide.api;
 
 import io.eventide.config.IngestProperties;
-import java.nio.charset.StandardCharsets;
+import io.eventide.pipeline.EventTexts;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -12,7 +12,10 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The bodies of event posts, to a pipeline or to a stream: one event or a JSON array of them, or
@@ -68,64 +71,87 @@ class EventBodies {
         .defaultIfEmpty(new byte[0]);
   }
 
-  /** The events of a JSON body: one object, or an array of them. */
-  List<JsonNode> events(byte[] bytes) {
-    JsonNode root = requestJson.parse(bytes);
-    List<JsonNode> events = new ArrayList<>();
-    if (root.isArray()) {
-      root.forEach(events::add);
-    } else if (root.isObject()) {
-      events.add(root);
-    } else {
-      throw new MalformedJsonException("the body must be an event or an array of events");
+  /**
+   * The events of a JSON body, one object or an array of them, each the slice of the body it is:
+   * the body is checked whole in one streaming pass, and each event is read later in its own.
+   */
+  EventTexts events(byte[] bytes) {
+    EventTexts events = new EventTexts(64);
+    try (JsonParser p = requestJson.parser(bytes)) {
+      JsonToken root = p.nextToken();
+      if (root == JsonToken.START_ARRAY) {
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+          event(p, t, bytes, events);
+        }
+      } else if (root == JsonToken.START_OBJECT) {
+        event(p, root, bytes, events);
+      } else {
+        p.skipChildren();
+      }
+      if (p.nextToken() != null) {
+        // What comes after the value: the tree parser says what and where.
+        requestJson.parse(bytes);
+      }
+      if (root != JsonToken.START_ARRAY && root != JsonToken.START_OBJECT) {
+        throw new MalformedJsonException("the body must be an event or an array of events");
+      }
+    } catch (JacksonException e) {
+      throw new MalformedJsonException(e);
     }
     return events;
   }
 
   /**
-   * One batch of NDJSON lines, each cut as ISO-8859-1 so that its bytes come back unchanged and are
-   * parsed as strict UTF-8: a malformed sequence makes its line an invalid event instead of being
-   * silently replaced.
-   *
-   * @param first whether this is the body's first batch: if none of its lines is JSON, the body is
-   *     not NDJSON at all
+   * The value at {@code token}: an object or array is its slice of the body; anything else, which
+   * is no event, is written out (the reader refuses it like any text that is not an object).
    */
-  Lines lines(List<String> batch, boolean first) {
-    List<JsonNode> events = new ArrayList<>(batch.size());
-    List<String> unreadable = new ArrayList<>();
-    for (String line : batch) {
-      byte[] raw = line.getBytes(StandardCharsets.ISO_8859_1);
-      try {
-        events.add(requestJson.parse(raw));
-      } catch (MalformedJsonException e) {
-        unreadable.add(new String(raw, StandardCharsets.UTF_8));
-      }
+  private static void event(JsonParser p, JsonToken token, byte[] body, EventTexts into) {
+    if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+      int start = (int) p.currentTokenLocation().getByteOffset();
+      p.skipChildren();
+      into.add(body, start, (int) p.currentLocation().getByteOffset() - start);
+    } else {
+      into.add(JsonMapper.shared().writeValueAsBytes(p.readValueAsTree()));
     }
-    if (first && events.isEmpty()) {
-      throw new MalformedJsonException("no line of the body is JSON");
-    }
-    return new Lines(events, unreadable);
   }
 
-  /** A whole NDJSON body, in batches of {@code eventide.ingest.ndjson-batch-events} lines. */
-  List<Lines> ndjson(byte[] bytes) {
-    List<String> lines = new ArrayList<>();
-    for (String line : new String(bytes, StandardCharsets.ISO_8859_1).split("\n")) {
-      if (!line.isBlank()) {
-        lines.add(line);
-      }
-    }
-    int size = properties.ndjsonBatchEvents();
-    List<Lines> batches = new ArrayList<>();
-    for (int from = 0; from < lines.size(); from += size) {
-      batches.add(lines(lines.subList(from, Math.min(lines.size(), from + size)), from == 0));
+  /** The batches of an NDJSON body, every batch checked by {@link #ndjsonBatch}. */
+  List<EventTexts> ndjson(byte[] bytes) {
+    NdjsonBatches cut = ndjsonBatches();
+    List<EventTexts> batches = new ArrayList<>(cut.take(bytes));
+    EventTexts last = cut.finish();
+    if (last != null) {
+      batches.add(last);
     }
     if (batches.isEmpty()) {
       throw new MalformedJsonException("no line of the body is JSON");
     }
+    ndjsonBatch(batches.get(0), true);
     return batches;
   }
 
-  /** A batch of events, with the lines that were not JSON at all (dead-lettered as invalid). */
-  record Lines(List<JsonNode> events, List<String> unreadable) {}
+  /** Cuts an NDJSON body into batches of {@code eventide.ingest.ndjson-batch-events} lines. */
+  NdjsonBatches ndjsonBatches() {
+    return new NdjsonBatches(properties.ndjsonBatchEvents());
+  }
+
+  /**
+   * Checks a batch of NDJSON lines: a line that is not JSON becomes an invalid event, unless no
+   * line of the body's first batch is JSON, when the body is not NDJSON at all. Lines are parsed as
+   * strict UTF-8: a malformed sequence makes its line an invalid event instead of being silently
+   * replaced.
+   *
+   * @param first whether this is the body's first batch
+   */
+  EventTexts ndjsonBatch(EventTexts batch, boolean first) {
+    if (first) {
+      for (int i = 0; i < batch.size(); i++) {
+        if (requestJson.isJson(batch.array(i), batch.offset(i), batch.length(i))) {
+          return batch;
+        }
+      }
+      throw new MalformedJsonException("no line of the body is JSON");
+    }
+    return batch;
+  }
 }

@@ -2,26 +2,23 @@ package io.eventide.api;
 
 import io.eventide.config.IngestProperties;
 import io.eventide.core.IngestResult;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.pipeline.Violation;
 import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.PipelineRuntimes;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.springframework.core.ResolvableType;
-import org.springframework.core.codec.StringDecoder;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.util.MimeType;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -43,9 +40,6 @@ class IngestController {
   private final EventBodies bodies;
   private final IngestProperties properties;
   private final IngestPermits permits;
-  private static final MimeType BYTES_AS_CHARS =
-      new MimeType("text", "plain", StandardCharsets.ISO_8859_1);
-  private final StringDecoder lines = StringDecoder.textPlainOnly(List.of("\n"), true);
 
   IngestController(
       PipelineRegistry registry,
@@ -60,8 +54,6 @@ class IngestController {
     this.bodies = bodies;
     this.properties = properties;
     this.permits = permits;
-    // A line may be as long as the body may be; the decoder's 256 KB default would answer 500.
-    lines.setMaxInMemorySize((int) Math.min(bodies.limit(), Integer.MAX_VALUE));
   }
 
   @PostMapping(
@@ -86,9 +78,8 @@ class IngestController {
                             .bytes(request.getBody())
                             .flatMap(
                                 bytes -> {
-                                  List<JsonNode> events = bodies.events(bytes);
-                                  return Mono.fromFuture(
-                                      () -> take(runtime, events, List.of(), applied));
+                                  EventTexts events = bodies.events(bytes);
+                                  return Mono.fromFuture(() -> take(runtime, events, applied));
                                 })))
         .map(
             answer -> {
@@ -113,11 +104,11 @@ class IngestController {
   }
 
   private static CompletableFuture<PipelineInput.Applied> take(
-      PipelineInput runtime, List<JsonNode> events, List<String> unreadable, boolean applied) {
+      PipelineInput runtime, EventTexts events, boolean applied) {
     return applied
-        ? runtime.ingestApplied(events, unreadable, i -> null)
+        ? runtime.ingestApplied(events, List.of(), i -> null)
         : runtime
-            .ingest(events, unreadable, i -> null)
+            .ingest(events, List.of(), i -> null)
             .thenApply(r -> new PipelineInput.Applied(r, true));
   }
 
@@ -144,15 +135,25 @@ class IngestController {
     AtomicReference<PipelineInput.Applied> applied =
         new AtomicReference<>(new PipelineInput.Applied(IngestResult.EMPTY, true));
     AtomicLong appliedBatches = new AtomicLong();
-    return lines
-        .decode(counted, ResolvableType.forClass(String.class), BYTES_AS_CHARS, null)
-        .filter(line -> !line.isBlank())
-        .buffer(properties.ndjsonBatchEvents())
+    return Flux.defer(
+            () -> {
+              NdjsonBatches cut = bodies.ndjsonBatches();
+              return counted
+                  .concatMapIterable(
+                      chunk -> {
+                        try {
+                          return cut.take(chunk);
+                        } finally {
+                          DataBufferUtils.release(chunk);
+                        }
+                      },
+                      1)
+                  .concatWith(Mono.fromSupplier(cut::finish));
+            })
         .concatMapDelayError(
             batch -> {
-              EventBodies.Lines read = bodies.lines(batch, batches.getAndIncrement() == 0);
-              return Mono.fromFuture(
-                      () -> take(runtime, read.events(), read.unreadable(), waitApplied))
+              EventTexts read = bodies.ndjsonBatch(batch, batches.getAndIncrement() == 0);
+              return Mono.fromFuture(() -> take(runtime, read, waitApplied))
                   .doOnNext(
                       result -> {
                         applied.accumulateAndGet(result, PipelineInput.Applied::plus);

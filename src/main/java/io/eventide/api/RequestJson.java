@@ -3,10 +3,7 @@ package io.eventide.api;
 import io.eventide.config.IngestProperties;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.core.json.JsonFactory;
-import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,17 +18,7 @@ public class RequestJson {
   private final JsonMapper mapper;
 
   RequestJson(IngestProperties properties) {
-    StreamReadConstraints constraints =
-        StreamReadConstraints.builder()
-            .maxNestingDepth(properties.maxJsonDepth())
-            .maxNumberLength(properties.maxNumberLength())
-            .maxStringLength(properties.maxStringLength())
-            .build();
-    this.mapper =
-        JsonMapper.builder(JsonFactory.builder().streamReadConstraints(constraints).build())
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
+    this.mapper = properties.json().strictMapper();
   }
 
   public JsonNode parse(String body) {
@@ -48,6 +35,24 @@ public class RequestJson {
       return mapper.readTree(body);
     } catch (JacksonException e) {
       throw new MalformedJsonException(e);
+    }
+  }
+
+  /**
+   * A parser of a whole body under the same rules: its errors are {@link JacksonException}s for
+   * {@link MalformedJsonException}.
+   */
+  JsonParser parser(byte[] body) {
+    return mapper.createParser(body);
+  }
+
+  /** Whether the slice is one JSON value, by the rules of {@link #parse(byte[])}. */
+  boolean isJson(byte[] array, int offset, int length) {
+    try {
+      mapper.readTree(array, offset, length);
+      return true;
+    } catch (JacksonException e) {
+      return false;
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.eventide.api;
 
 import io.eventide.core.IngestResult;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.Streams;
@@ -66,12 +67,7 @@ class StreamController {
                 readers ->
                     bodies
                         .bytes(request.getBody())
-                        .map(
-                            bytes ->
-                                ndjson
-                                    ? bodies.ndjson(bytes)
-                                    : List.of(
-                                        new EventBodies.Lines(bodies.events(bytes), List.of())))
+                        .map(bytes -> ndjson ? bodies.ndjson(bytes) : List.of(bodies.events(bytes)))
                         .flatMap(
                             batches ->
                                 streams.deliver(
@@ -92,12 +88,12 @@ class StreamController {
 
   /** The batches one after another, each committed before the next, as the pipeline route does. */
   private static Mono<IngestResult> ingest(
-      PipelineInput runtime, List<EventBodies.Lines> batches, Map<String, IngestResult> applied) {
+      PipelineInput runtime, List<EventTexts> batches, Map<String, IngestResult> applied) {
     String name = runtime.definition().name();
     return Flux.fromIterable(batches)
         .concatMap(
             batch ->
-                Mono.fromFuture(() -> runtime.ingest(batch.events(), batch.unreadable(), i -> null))
+                Mono.fromFuture(() -> runtime.ingest(batch, List.of(), i -> null))
                     .doOnNext(result -> applied.merge(name, result, IngestResult::plus)))
         .reduce(IngestResult.EMPTY, IngestResult::plus);
   }

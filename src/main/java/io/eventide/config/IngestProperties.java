@@ -1,6 +1,7 @@
 package io.eventide.config;
 
 import io.eventide.core.IngestBounds;
+import io.eventide.pipeline.JsonLimits;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -48,6 +49,11 @@ public record IngestProperties(
   /** What the live runtime bounds per pipeline. */
   public IngestBounds bounds() {
     return new IngestBounds(
-        maxSources, sourceExpiryIdleTimeouts, idRetention.toMillis(), maxIdsPerShard);
+        maxSources, sourceExpiryIdleTimeouts, idRetention.toMillis(), maxIdsPerShard, json());
+  }
+
+  /** What one JSON text (a body, a line, an event) may make the parser do. */
+  public JsonLimits json() {
+    return new JsonLimits(maxJsonDepth, maxNumberLength, maxStringLength);
   }
 }

@@ -1,5 +1,7 @@
 package io.eventide.core;
 
+import io.eventide.pipeline.JsonLimits;
+
 /**
  * What a client can make a pipeline remember, bounded: every batch and beat walks the watermark
  * sources under the pipeline's lock, and durable state writes them on every commit.
@@ -10,9 +12,15 @@ package io.eventide.core;
  * @param idRetention how far (ms of event time) past an event's time the watermark may go before
  *     its id is forgotten, however long its windows stay open
  * @param maxIdsPerShard ids a shard remembers at once; past it those that would expire soonest go
+ * @param json what the text of one event may make the parser do
  */
 public record IngestBounds(
-    int maxSources, int sourceExpiryIdleTimeouts, long idRetention, int maxIdsPerShard) {
+    int maxSources,
+    int sourceExpiryIdleTimeouts,
+    long idRetention,
+    int maxIdsPerShard,
+    JsonLimits json) {
   /** The defaults of the properties, for {@code /simulate} and tests. */
-  public static final IngestBounds DEFAULT = new IngestBounds(1000, 60, 86_400_000L, 1_000_000);
+  public static final IngestBounds DEFAULT =
+      new IngestBounds(1000, 60, 86_400_000L, 1_000_000, JsonLimits.DEFAULT);
 }

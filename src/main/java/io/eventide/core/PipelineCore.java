@@ -3,17 +3,19 @@ package io.eventide.core;
 import io.eventide.pipeline.Event;
 import io.eventide.pipeline.EventReadResult;
 import io.eventide.pipeline.EventReader;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.FilteredEvent;
 import io.eventide.pipeline.InvalidEvent;
 import io.eventide.pipeline.InvalidInputException;
+import io.eventide.pipeline.JsonLimits;
 import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.pipeline.UnreadableEvent;
 import io.eventide.pipeline.Violation;
 import io.eventide.pipeline.WatermarkPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.IntToLongFunction;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The rules of a pipeline above its shards, in one place for {@code /simulate} and the live
@@ -33,6 +35,7 @@ public final class PipelineCore {
 
   private volatile PipelineDefinition definition;
   private volatile EventReader reader;
+  private final JsonLimits limits;
 
   /** The watermark last handed to the shards. */
   private volatile long watermark;
@@ -85,7 +88,8 @@ public final class PipelineCore {
     this.durable = durable;
     this.watermark = watermark;
     this.definition = definition;
-    this.reader = EventReader.of(definition, definition.newAggregate());
+    this.limits = bounds.json();
+    this.reader = EventReader.of(definition, definition.newAggregate(), limits);
     WatermarkPolicy policy = definition.watermark();
     this.tracker =
         mode == WatermarkMode.EXPLICIT
@@ -111,7 +115,7 @@ public final class PipelineCore {
    */
   public void redefine(PipelineDefinition next) {
     definition = next;
-    reader = EventReader.of(next, next.newAggregate());
+    reader = EventReader.of(next, next.newAggregate(), limits);
     if (tracker != null) {
       WatermarkPolicy policy = next.watermark();
       tracker.reconfigure(
@@ -132,6 +136,7 @@ public final class PipelineCore {
   public static final class ReadBatch {
     private final List<List<IncomingEvent>> parts;
     private final List<DeadLetter> rejected;
+    private final List<Refusal> refusals;
     private final int filtered;
     private final int future;
     private int invalid;
@@ -139,11 +144,13 @@ public final class PipelineCore {
     ReadBatch(
         List<List<IncomingEvent>> parts,
         List<DeadLetter> rejected,
+        List<Refusal> refusals,
         int filtered,
         int future,
         int invalid) {
       this.parts = parts;
       this.rejected = rejected;
+      this.refusals = refusals;
       this.filtered = filtered;
       this.future = future;
       this.invalid = invalid;
@@ -159,6 +166,11 @@ public final class PipelineCore {
       return rejected;
     }
 
+    /** Which texts reading refused, in the order of their letters in {@link #rejected()}. */
+    public List<Refusal> refusals() {
+      return refusals;
+    }
+
     /** The batch's counts, given the outcome of its parts. */
     public IngestResult result(IngestResult shards) {
       return shards.plus(new IngestResult(0, 0, 0, filtered, 0, 0, future, invalid));
@@ -171,55 +183,85 @@ public final class PipelineCore {
   }
 
   /**
+   * A text of the batch that reading refused.
+   *
+   * @param text its index in the batch
+   * @param unreadable whether it is not JSON at all (else it is JSON, but not an event)
+   */
+  public record Refusal(int text, boolean unreadable) {}
+
+  /**
    * Reads a batch at wall-clock time {@code now}. Safe to call from several threads at once.
    *
    * @param defaultSource the watermark source of event {@code i} when the event names none (the
    *     partitions of a Kafka poll); may return null for the default source
    */
-  public ReadBatch read(List<JsonNode> events, IntFunction<String> defaultSource, long now) {
+  public ReadBatch read(EventTexts events, IntFunction<String> defaultSource, long now) {
     return read(events, defaultSource, i -> now);
   }
 
   /**
-   * Like {@link #read(List, IntFunction, long)}, each event as of its own wall-clock time: in
+   * Like {@link #read(EventTexts, IntFunction, long)}, each event as of its own wall-clock time: in
    * cluster mode a partition's owner reads each logged event as of when the replica that logged it
    * read it, so that both come to the same verdict whatever their clocks say.
    */
   public ReadBatch read(
-      List<JsonNode> events, IntFunction<String> defaultSource, IntToLongFunction readAt) {
+      EventTexts events, IntFunction<String> defaultSource, IntToLongFunction readAt) {
     PipelineDefinition d = definition;
     EventReader r = reader;
+    EventReader.FieldValues values = r.values();
     long skew = tracker == null ? -1 : d.watermark().maxFutureSkew().toMillis();
     List<List<IncomingEvent>> parts = new ArrayList<>(shardCount);
+    int expected = events.size() / shardCount + 16;
     for (int i = 0; i < shardCount; i++) {
-      parts.add(new ArrayList<>());
+      parts.add(new ArrayList<>(expected));
     }
     List<DeadLetter> rejected = new ArrayList<>();
+    List<Refusal> refusals = new ArrayList<>();
+    // Texts that are not JSON are reported after the events refused, as they always were.
+    List<DeadLetter> unreadable = List.of();
+    List<Refusal> unreadableRefusals = List.of();
     int invalid = 0;
     int filtered = 0;
     int future = 0;
     for (int index = 0; index < events.size(); index++) {
-      JsonNode raw = events.get(index);
       long now = readAt.applyAsLong(index);
-      EventReadResult read = r.read(raw);
+      EventReadResult read = r.read(events, index, values);
       if (read == FilteredEvent.INSTANCE) {
         filtered++;
+      } else if (read == UnreadableEvent.INSTANCE) {
+        invalid++;
+        if (unreadable.isEmpty()) {
+          unreadable = new ArrayList<>();
+          unreadableRefusals = new ArrayList<>();
+        }
+        unreadable.add(DeadLetter.unreadable(d.name(), events.string(index), now));
+        unreadableRefusals.add(new Refusal(index, true));
       } else if (read instanceof InvalidEvent bad) {
         invalid++;
-        rejected.add(DeadLetter.invalid(d.name(), raw, bad.path(), bad.reason(), now));
+        rejected.add(
+            DeadLetter.invalid(d.name(), events.tree(index), bad.path(), bad.reason(), now));
+        refusals.add(new Refusal(index, false));
       } else if (read instanceof Event e) {
         if (skew >= 0 && e.timestamp() > now + skew) {
           future++;
           rejected.add(
               DeadLetter.future(
-                  d.name(), raw, d.event().timestamp(), d.watermark().maxFutureSkew(), now));
+                  d.name(),
+                  events.tree(index),
+                  d.event().timestamp(),
+                  d.watermark().maxFutureSkew(),
+                  now));
+          refusals.add(new Refusal(index, false));
         } else {
           String source = e.source() != null ? e.source() : defaultSource.apply(index);
-          parts.get(shardOf(e.key())).add(new IncomingEvent(e, raw, source));
+          parts.get(shardOf(e.key())).add(new IncomingEvent(e, events, index, source));
         }
       }
     }
-    return new ReadBatch(parts, rejected, filtered, future, invalid);
+    rejected.addAll(unreadable);
+    refusals.addAll(unreadableRefusals);
+    return new ReadBatch(parts, rejected, refusals, filtered, future, invalid);
   }
 
   /** Dead letters for lines of a body, or records, that are not JSON at all. */

@@ -1,32 +1,27 @@
 package io.eventide.kafka;
 
 import io.eventide.core.IngestResult;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.SourceOffset;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One poll of an event topic as one batch: each record's value parsed once, the watermark source of
- * each event's partition, and the values that are not JSON (dead-lettered as invalid); for each
- * event and each unreadable value, where it was read from.
+ * One poll of an event topic as one batch: each record's value as it came (read by the pipeline's
+ * reader, which dead-letters one that is not JSON as invalid), the watermark source of each value's
+ * partition, and the records without a value; for each, where it was read from.
  */
 record PolledEvents(
-    List<JsonNode> events,
+    EventTexts events,
     List<String> sources,
     List<SourceOffset> eventOffsets,
     List<String> unreadable,
     List<SourceOffset> unreadableOffsets) {
-  private static final JsonMapper JSON = JsonMapper.shared();
-
   static PolledEvents of(List<ConsumerRecord<String, byte[]>> records) {
-    List<JsonNode> events = new ArrayList<>(records.size());
+    EventTexts events = new EventTexts(records.size());
     List<String> sources = new ArrayList<>(records.size());
     List<SourceOffset> eventOffsets = new ArrayList<>(records.size());
     List<String> unreadable = new ArrayList<>();
@@ -44,14 +39,13 @@ record PolledEvents(
         origin = topic + ":" + partition;
       }
       SourceOffset offset = new SourceOffset(origin, record.offset());
-      try {
-        events.add(JSON.readTree(record.value()));
+      if (record.value() == null) {
+        unreadable.add("");
+        unreadableOffsets.add(offset);
+      } else {
+        events.add(record.value());
         sources.add(source);
         eventOffsets.add(offset);
-      } catch (JacksonException | IllegalArgumentException e) {
-        unreadable.add(
-            record.value() == null ? "" : new String(record.value(), StandardCharsets.UTF_8));
-        unreadableOffsets.add(offset);
       }
     }
     return new PolledEvents(events, sources, eventOffsets, unreadable, unreadableOffsets);

@@ -1,7 +1,8 @@
 package io.eventide.pipeline;
 
 /**
- * What {@link EventReader} made of one event: an {@link Event}, an {@link InvalidEvent}, or a
- * {@link FilteredEvent}.
+ * What {@link EventReader} made of one event: an {@link Event}, an {@link InvalidEvent}, a {@link
+ * FilteredEvent} or an {@link UnreadableEvent}.
  */
-public sealed interface EventReadResult permits Event, InvalidEvent, FilteredEvent {}
+public sealed interface EventReadResult
+    permits Event, InvalidEvent, FilteredEvent, UnreadableEvent {}

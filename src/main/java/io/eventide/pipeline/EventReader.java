@@ -5,10 +5,17 @@ import io.eventide.engine.aggregate.NamedAggregates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.core.JsonPointer;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
-/** Reads events through the JSON pointers of a pipeline definition. */
+/**
+ * Reads events through the JSON pointers of a pipeline definition, each from its text in one
+ * streaming pass: only the values at the pointers are taken, nothing else of the event is built. An
+ * event is read as a tree only when an expression needs all of it.
+ */
 public final class EventReader {
   /** The most characters a key may have; longer keys make the event invalid. */
   public static final int MAX_KEY_LENGTH = 512;
@@ -19,15 +26,20 @@ public final class EventReader {
   /** The most characters a watermark source's name may have. */
   public static final int MAX_SOURCE_LENGTH = 256;
 
+  /** What a text that is JSON but not an object makes. */
+  private static final InvalidEvent NOT_AN_OBJECT = new InvalidEvent("", "must be a JSON object");
+
   private final EventPointers pointers;
-  private final JsonPointer[] key;
-  private final JsonPointer timestamp;
-  private final JsonPointer id;
-  private final JsonPointer source;
+  private final JsonMapper json;
   private final EventExpression filter;
   private final boolean anyPayload;
   private final boolean anyVolume;
   private final boolean anyExpression;
+  private final FieldPointers found = new FieldPointers();
+  private final int[] key;
+  private final int timestamp;
+  private final int id;
+  private final int source;
 
   /**
    * Where one lane's value comes from and what it must be.
@@ -53,41 +65,35 @@ public final class EventReader {
     }
   }
 
-  private record CompiledLane(
-      String name,
-      String path,
-      JsonPointer value,
-      EventExpression expr,
-      JsonPointer volume,
-      boolean needsNumber,
-      boolean usesPayload) {}
+  /** A lane with the slots of its value and volume (-1: none). */
+  private record CompiledLane(Lane lane, int value, int volume) {}
 
   private final CompiledLane[] compiled;
 
   /**
    * @param filter the expression an event must pass, or null
    * @param lanes one per value an event gives the engine, in lane order
+   * @param limits what the text of one event may make the parser do
    */
-  public EventReader(EventPointers pointers, EventExpression filter, List<Lane> lanes) {
+  public EventReader(
+      EventPointers pointers, EventExpression filter, List<Lane> lanes, JsonLimits limits) {
     this.pointers = pointers;
-    this.key = pointers.key().stream().map(JsonPointer::compile).toArray(JsonPointer[]::new);
-    this.timestamp = JsonPointer.compile(pointers.timestamp());
-    this.id = JsonPointer.compile(pointers.id());
-    this.source = JsonPointer.compile(pointers.source());
+    this.json = limits.strictMapper();
+    this.key = pointers.key().stream().mapToInt(k -> found.slot(k, false)).toArray();
+    this.timestamp = found.slot(pointers.timestamp(), false);
+    this.id = found.slot(pointers.id(), false);
+    this.source = found.slot(pointers.source(), false);
     this.filter = filter;
     this.compiled =
         lanes.stream()
             .map(
                 l ->
                     new CompiledLane(
-                        l.name(),
-                        l.value(),
-                        l.value() == null ? null : JsonPointer.compile(l.value()),
-                        l.expr(),
-                        l.volume() == null ? null : JsonPointer.compile(l.volume()),
-                        l.needsNumber(),
-                        l.usesPayload()))
+                        l,
+                        l.value() == null ? -1 : found.slot(l.value(), !l.usesPayload()),
+                        l.volume() == null ? -1 : found.slot(l.volume(), true)))
             .toArray(CompiledLane[]::new);
+    found.compile();
     this.anyPayload = lanes.stream().anyMatch(Lane::usesPayload);
     this.anyVolume = lanes.stream().anyMatch(l -> l.volume() != null);
     this.anyExpression = filter != null || lanes.stream().anyMatch(l -> l.expr() != null);
@@ -97,7 +103,8 @@ public final class EventReader {
    * The reader of a definition: one lane from the value pointer for a single aggregate, one per
    * named aggregate from its field or expression.
    */
-  public static EventReader of(PipelineDefinition definition, Aggregate<?> aggregate) {
+  public static EventReader of(
+      PipelineDefinition definition, Aggregate<?> aggregate, JsonLimits limits) {
     List<Lane> lanes = new ArrayList<>();
     if (aggregate instanceof NamedAggregates named) {
       for (int i = 0; i < named.size(); i++) {
@@ -124,15 +131,67 @@ public final class EventReader {
               aggregate.needsNumber(),
               aggregate.usesPayload()));
     }
-    return new EventReader(definition.event(), definition.filter(), lanes);
+    return new EventReader(definition.event(), definition.filter(), lanes, limits);
   }
 
-  public EventReadResult read(JsonNode event) {
-    if (!event.isObject()) {
-      return new InvalidEvent("", "must be a JSON object");
+  /**
+   * Room for the values at this reader's pointers, for one caller at a time: batches read on
+   * several threads at once have one each.
+   */
+  public FieldValues values() {
+    return new FieldValues(found.values());
+  }
+
+  /** The slots one read fills, reused from event to event. */
+  public static final class FieldValues {
+    private final FieldValue[] values;
+
+    private FieldValues(FieldValue[] values) {
+      this.values = values;
     }
+  }
+
+  /**
+   * Reads text {@code i} of {@code texts} in one streaming pass, without a tree unless an
+   * expression needs the whole event.
+   *
+   * @param scratch this caller's {@link #values()}
+   */
+  public EventReadResult read(EventTexts texts, int i, FieldValues scratch) {
+    FieldValue[] values = scratch.values;
+    Map<String, Object> cel = null;
+    try {
+      if (anyExpression || found.readsRoot()) {
+        JsonNode event = json.readTree(texts.array(i), texts.offset(i), texts.length(i));
+        if (event == null || !event.isObject()) {
+          return NOT_AN_OBJECT;
+        }
+        found.find(event, values);
+        cel = anyExpression ? CelEvent.of(event) : null;
+      } else {
+        try (JsonParser p = json.createParser(texts.array(i), texts.offset(i), texts.length(i))) {
+          JsonToken first = p.nextToken();
+          if (first != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return first == null || p.nextToken() == null
+                ? NOT_AN_OBJECT
+                : UnreadableEvent.INSTANCE;
+          }
+          found.find(p, values);
+          if (p.nextToken() != null) {
+            return UnreadableEvent.INSTANCE;
+          }
+        }
+      }
+    } catch (JacksonException e) {
+      return UnreadableEvent.INSTANCE;
+    }
+    return read(values, cel);
+  }
+
+  /** The event from its values, and from its fields as CEL reads them when expressions need it. */
+  private EventReadResult read(FieldValue[] values, Map<String, Object> cel) {
     // The filter comes first: an event it drops is of no interest, readable or not.
-    Map<String, Object> cel = anyExpression ? CelEvent.of(event) : null;
     if (filter != null) {
       try {
         if (!filter.test(cel)) {
@@ -145,12 +204,12 @@ public final class EventReader {
     String keyPath = pointers.key().get(0);
     String eventKey;
     if (key.length == 1) {
-      JsonNode keyNode = present(event.at(key[0]));
-      String problem = keyValueProblem(keyNode);
+      FieldValue keyValue = values[key[0]];
+      String problem = keyValueProblem(keyValue);
       if (problem != null) {
         return new InvalidEvent(keyPath, problem);
       }
-      eventKey = keyNode.asString();
+      eventKey = keyValue.asString();
       String keyProblem = keyProblem(eventKey);
       if (keyProblem != null) {
         return new InvalidEvent(keyPath, keyProblem);
@@ -158,10 +217,10 @@ public final class EventReader {
     } else {
       String[] parts = new String[key.length];
       for (int i = 0; i < key.length; i++) {
-        JsonNode keyNode = present(event.at(key[i]));
-        String problem = keyValueProblem(keyNode);
+        FieldValue keyValue = values[key[i]];
+        String problem = keyValueProblem(keyValue);
         if (problem == null) {
-          parts[i] = keyNode.asString();
+          parts[i] = keyValue.asString();
           problem = textProblem(parts[i], MAX_KEY_LENGTH);
         }
         if (problem != null) {
@@ -179,98 +238,93 @@ public final class EventReader {
                 + ")");
       }
     }
-    JsonNode timestampNode = present(event.at(timestamp));
-    if (timestampNode == null) {
+    FieldValue timestampValue = values[timestamp];
+    if (!timestampValue.present()) {
       return new InvalidEvent(pointers.timestamp(), "is required");
     }
     long time;
     try {
-      time = Timestamps.parse(timestampNode);
+      time = timestampValue.timestamp();
     } catch (IllegalArgumentException e) {
       return new InvalidEvent(pointers.timestamp(), e.getMessage());
     }
-    double[] values = new double[compiled.length];
+    double[] lanes = new double[compiled.length];
     Object[] payloads = anyPayload ? new Object[compiled.length] : null;
     double[] volumes = anyVolume ? new double[compiled.length] : null;
     for (int i = 0; i < compiled.length; i++) {
-      InvalidEvent invalid = readLane(i, event, cel, values, payloads, volumes);
+      InvalidEvent invalid = readLane(i, values, cel, lanes, payloads, volumes);
       if (invalid != null) {
         return invalid;
       }
     }
-    JsonNode idNode = present(event.at(id));
-    if (idNode != null && !idNode.isString() && !idNode.isNumber()) {
+    FieldValue idValue = values[id];
+    if (idValue.present() && !idValue.isString() && !idValue.isNumber()) {
       return new InvalidEvent(pointers.id(), "must be a string or a number");
     }
-    String eventId = idNode == null ? null : idNode.asString();
+    String eventId = idValue.present() ? idValue.asString() : null;
     if (eventId != null && eventId.length() > MAX_ID_LENGTH) {
       return new InvalidEvent(
           pointers.id(),
           "must be at most " + MAX_ID_LENGTH + " characters (got " + eventId.length() + ")");
     }
-    JsonNode sourceNode = present(event.at(source));
-    if (sourceNode != null && !sourceNode.isString()) {
+    FieldValue sourceValue = values[source];
+    if (sourceValue.present() && !sourceValue.isString()) {
       return new InvalidEvent(pointers.source(), "must be a string");
     }
-    String sourceProblem = sourceNode == null ? null : sourceProblem(sourceNode.stringValue());
+    String eventSource = sourceValue.present() ? sourceValue.string() : null;
+    String sourceProblem = eventSource == null ? null : sourceProblem(eventSource);
     if (sourceProblem != null) {
       return new InvalidEvent(pointers.source(), sourceProblem);
     }
-    return new Event(
-        eventKey,
-        time,
-        values,
-        payloads,
-        volumes,
-        eventId,
-        sourceNode == null ? null : sourceNode.stringValue());
+    return new Event(eventKey, time, lanes, payloads, volumes, eventId, eventSource);
   }
 
   /** Reads lane {@code i} into the arrays; an invalid event when its value cannot be had. */
   private InvalidEvent readLane(
       int i,
-      JsonNode event,
+      FieldValue[] values,
       Map<String, Object> cel,
-      double[] values,
+      double[] lanes,
       Object[] payloads,
       double[] volumes) {
-    CompiledLane lane = compiled[i];
+    CompiledLane compiledLane = compiled[i];
+    Lane lane = compiledLane.lane();
     if (lane.expr() != null) {
       try {
-        values[i] = lane.expr().number(cel);
+        lanes[i] = lane.expr().number(cel);
       } catch (EventExpression.EvaluationException e) {
         return new InvalidEvent(
             "", "the expr of aggregates." + lane.name() + " failed: " + e.getMessage());
       }
       if (lane.usesPayload()) {
-        payloads[i] = values[i];
+        payloads[i] = lanes[i];
       }
     } else {
-      JsonNode valueNode = present(event.at(lane.value()));
-      if (lane.needsNumber() && !isFiniteNumber(valueNode)) {
+      FieldValue value = values[compiledLane.value()];
+      if (lane.needsNumber() && !value.isFiniteNumber()) {
         return new InvalidEvent(
-            lane.path(), valueNode == null ? "is required" : "must be a finite number");
+            lane.value(), value.present() ? "must be a finite number" : "is required");
       }
-      values[i] = valueNode != null && valueNode.isNumber() ? valueNode.doubleValue() : Double.NaN;
-      if (lane.usesPayload() && valueNode != null) {
-        payloads[i] = PlainValues.fromJson(valueNode);
+      lanes[i] = value.isNumber() ? value.doubleValue() : Double.NaN;
+      if (lane.usesPayload() && value.present()) {
+        payloads[i] = PlainValues.fromJson(value.node());
       }
     }
     if (volumes != null) {
-      JsonNode volumeNode = lane.volume() == null ? null : present(event.at(lane.volume()));
-      if (volumeNode != null && !isFiniteNumber(volumeNode)) {
-        return new InvalidEvent(lane.volume().toString(), "must be a finite number");
+      FieldValue volume = compiledLane.volume() < 0 ? null : values[compiledLane.volume()];
+      if (volume != null && volume.present() && !volume.isFiniteNumber()) {
+        return new InvalidEvent(lane.volume(), "must be a finite number");
       }
-      volumes[i] = volumeNode == null ? Double.NaN : volumeNode.doubleValue();
+      volumes[i] = volume == null || !volume.present() ? Double.NaN : volume.doubleValue();
     }
     return null;
   }
 
-  private static String keyValueProblem(JsonNode keyNode) {
-    if (keyNode == null) {
+  private static String keyValueProblem(FieldValue keyValue) {
+    if (!keyValue.present()) {
       return "is required";
     }
-    if (!keyNode.isString() && !keyNode.isNumber()) {
+    if (!keyValue.isString() && !keyValue.isNumber()) {
       return "must be a string or a number";
     }
     return null;
@@ -312,14 +366,5 @@ public final class EventReader {
       }
     }
     return null;
-  }
-
-  /** The node, or null when the pointer found nothing or JSON null. */
-  private static JsonNode present(JsonNode node) {
-    return node.isMissingNode() || node.isNull() ? null : node;
-  }
-
-  private static boolean isFiniteNumber(JsonNode node) {
-    return node != null && node.isNumber() && Double.isFinite(node.doubleValue());
   }
 }

@@ -102,17 +102,29 @@ public final class Timestamps {
    * @throws IllegalArgumentException with a reason fit for a violation
    */
   public static long parse(JsonNode node) {
-    long millis;
     if (node.isNumber()) {
       if (!node.canConvertToExactIntegral() || !node.canConvertToLong()) {
         throw new IllegalArgumentException(EXPECTED);
       }
-      millis = node.longValue();
-    } else if (node.isString()) {
-      millis = parseIso(node.stringValue());
-    } else {
-      throw new IllegalArgumentException(EXPECTED);
+      return inRange(node.longValue());
     }
+    if (node.isString()) {
+      return parse(node.stringValue());
+    }
+    throw new IllegalArgumentException(EXPECTED);
+  }
+
+  /** Like {@link #parse(JsonNode)}, for a JSON string's text. */
+  public static long parse(String iso) {
+    return inRange(parseIso(iso));
+  }
+
+  /**
+   * Like {@link #parse(JsonNode)}, for an integral JSON number read as a long.
+   *
+   * @throws IllegalArgumentException when the time is outside the range producers may use
+   */
+  public static long inRange(long millis) {
     if (millis < EARLIEST) {
       throw new IllegalArgumentException(
           "must not be before 1970-01-01T00:00:00Z (got " + millis + " ms)");

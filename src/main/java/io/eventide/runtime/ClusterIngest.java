@@ -2,7 +2,6 @@ package io.eventide.runtime;
 
 import io.eventide.config.ClusterProperties;
 import io.eventide.config.IngestProperties;
-import io.eventide.core.DeadLetter;
 import io.eventide.core.IncomingEvent;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
@@ -16,26 +15,24 @@ import io.eventide.core.WatermarkTracker;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.state.PartitionStore;
 import io.eventide.state.PartitionWatermark;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Requests in cluster mode (docs/scaling.md): a batch is read and checked here exactly as one
@@ -205,13 +202,13 @@ public final class ClusterIngest implements PipelineLifecycleListener {
 
     @Override
     public CompletableFuture<IngestResult> ingest(
-        List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
+        EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
       return log(events, unreadable, defaultSource, null, null, null).thenApply(Appended::result);
     }
 
     @Override
     public CompletableFuture<IngestResult> ingestPolled(
-        List<JsonNode> events,
+        EventTexts events,
         List<String> unreadable,
         IntFunction<String> defaultSource,
         IntFunction<SourceOffset> eventOffset,
@@ -226,7 +223,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
      */
     @Override
     public CompletableFuture<Applied> ingestApplied(
-        List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
+        EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
       String request = UUID.randomUUID().toString();
       long deadline = System.nanoTime() + applyTimeout.toNanos();
       return log(events, unreadable, defaultSource, request, null, null)
@@ -273,7 +270,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
      * where each was read from when it comes from a Kafka source (else the offsets are null).
      */
     private CompletableFuture<Appended> log(
-        List<JsonNode> events,
+        EventTexts events,
         List<String> unreadable,
         IntFunction<String> defaultSource,
         String request,
@@ -283,18 +280,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
       String lineage = reader.definition.revision().lineage();
       int partitions = reader.partitions;
       PipelineCore.ReadBatch batch = reader.core.read(events, defaultSource, now);
-      // Reading keeps each event's JSON as it came: that object finds its place in the poll.
-      Map<JsonNode, Integer> index = new IdentityHashMap<>();
-      if (eventOffset != null) {
-        for (int i = 0; i < events.size(); i++) {
-          index.put(events.get(i), i);
-        }
-      }
-      Function<JsonNode, SourceOffset> origin =
-          raw -> {
-            Integer i = index.get(raw);
-            return i == null ? null : eventOffset.apply(i);
-          };
+      IntFunction<SourceOffset> origin = eventOffset == null ? i -> null : eventOffset;
       List<IngestLog.Entry> entries = new ArrayList<>(events.size() + unreadable.size());
       int logged = 0;
       for (int p = 0; p < partitions; p++) {
@@ -310,25 +296,27 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                       lineage,
                       now,
                       source,
-                      json(in.raw()),
+                      in.bytes(),
                       request,
-                      origin.apply(in.raw()))));
+                      origin.apply(in.index()))));
           logged++;
         }
       }
-      for (DeadLetter refused : batch.rejected()) {
+      // Refused texts are logged too, for their owner to refuse the same way and dead-letter.
+      for (PipelineCore.Refusal refused : batch.refusals()) {
+        byte[] text = events.bytes(refused.text());
         entries.add(
             new IngestLog.Entry(
-                Math.floorMod(refused.event().hashCode(), partitions),
+                Math.floorMod(Arrays.hashCode(text), partitions),
                 null,
                 new LogRecord(
-                    LogRecord.Kind.EVENT,
+                    refused.unreadable() ? LogRecord.Kind.UNREADABLE : LogRecord.Kind.EVENT,
                     lineage,
                     now,
                     null,
-                    json(refused.event()),
+                    text,
                     request,
-                    origin.apply(refused.event()))));
+                    origin.apply(refused.text()))));
       }
       for (int i = 0; i < unreadable.size(); i++) {
         String line = unreadable.get(i);
@@ -369,9 +357,5 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     public CompletableFuture<WatermarkView> watermark() {
       return ClusterIngest.this.watermark(reader.definition);
     }
-  }
-
-  private static byte[] json(JsonNode node) {
-    return JsonMapper.shared().writeValueAsBytes(node);
   }
 }

@@ -3,6 +3,7 @@ package io.eventide.runtime;
 import io.eventide.core.PartitionWatermarks;
 import io.eventide.core.PipelineCore;
 import io.eventide.engine.Time;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.InvalidInputException;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineRegistry;
@@ -24,8 +25,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The partitions this process owns in cluster mode (docs/scaling.md), each a {@link
@@ -235,7 +234,7 @@ public final class OwnedPartitions {
    * unreadable lines read since the last commit of a run of records.
    */
   private static final class Run {
-    List<JsonNode> events = new ArrayList<>();
+    EventTexts events = new EventTexts(256);
     List<LogRecord> records = new ArrayList<>();
     List<String> unreadable = new ArrayList<>();
 
@@ -249,14 +248,7 @@ public final class OwnedPartitions {
     Map<String, Long> origins = new HashMap<>();
 
     void event(LogRecord r) {
-      JsonNode json;
-      try {
-        json = JsonMapper.shared().readTree(r.body());
-      } catch (RuntimeException e) {
-        unreadable.add(new String(r.body(), StandardCharsets.UTF_8));
-        return;
-      }
-      events.add(json);
+      events.add(r.body());
       records.add(r);
     }
 
@@ -275,7 +267,7 @@ public final class OwnedPartitions {
               nextOffset,
               request,
               origins);
-      events = new ArrayList<>();
+      events = new EventTexts(256);
       records = new ArrayList<>();
       unreadable = new ArrayList<>();
       origins = new HashMap<>();

@@ -1,11 +1,11 @@
 package io.eventide.runtime;
 
 import io.eventide.core.IngestResult;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.PipelineDefinition;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
-import tools.jackson.databind.JsonNode;
 
 /**
  * What a request does to a pipeline: hand it events and watermarks, and read its watermark. One
@@ -23,21 +23,21 @@ public interface PipelineInput {
    * @param defaultSource the watermark source of event {@code i} when the event names none
    */
   CompletableFuture<IngestResult> ingest(
-      List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource);
+      EventTexts events, List<String> unreadable, IntFunction<String> defaultSource);
 
-  default CompletableFuture<IngestResult> ingest(List<JsonNode> events) {
+  default CompletableFuture<IngestResult> ingest(EventTexts events) {
     return ingest(events, List.of(), i -> null);
   }
 
   /**
-   * Like {@link #ingest(List, List, IntFunction)}, for a poll of a Kafka topic Eventide reads:
-   * {@code eventOffset} and {@code unreadableOffset} say where event {@code i} and unreadable value
-   * {@code i} were read from. In cluster mode they travel with the events through the ingest log,
-   * so that a poll logged twice is applied once; one process applies a poll read again like any
-   * batch (event ids de-duplicate it).
+   * Like {@link #ingest(EventTexts, List, IntFunction)}, for a poll of a Kafka topic Eventide
+   * reads: {@code eventOffset} and {@code unreadableOffset} say where event {@code i} and
+   * unreadable value {@code i} were read from. In cluster mode they travel with the events through
+   * the ingest log, so that a poll logged twice is applied once; one process applies a poll read
+   * again like any batch (event ids de-duplicate it).
    */
   default CompletableFuture<IngestResult> ingestPolled(
-      List<JsonNode> events,
+      EventTexts events,
       List<String> unreadable,
       IntFunction<String> defaultSource,
       IntFunction<SourceOffset> eventOffset,
@@ -46,13 +46,13 @@ public interface PipelineInput {
   }
 
   /**
-   * Like {@link #ingest(List, List, IntFunction)}, answered once the events are applied ({@code
-   * ?wait=applied}), with what became of each. One process answers only then anyway; in cluster
-   * mode this waits for the owners of the partitions, for at most {@code
+   * Like {@link #ingest(EventTexts, List, IntFunction)}, answered once the events are applied
+   * ({@code ?wait=applied}), with what became of each. One process answers only then anyway; in
+   * cluster mode this waits for the owners of the partitions, for at most {@code
    * eventide.cluster.apply-timeout}.
    */
   default CompletableFuture<Applied> ingestApplied(
-      List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
+      EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
     return ingest(events, unreadable, defaultSource).thenApply(r -> new Applied(r, true));
   }
 

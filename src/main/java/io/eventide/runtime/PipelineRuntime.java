@@ -15,6 +15,7 @@ import io.eventide.core.WatermarkTracker;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
@@ -31,7 +32,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
 import java.util.function.IntToLongFunction;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A live pipeline: a {@link PipelineCore} whose shards run on serial queues of a shared pool, fed
@@ -176,26 +176,27 @@ public final class PipelineRuntime implements PipelineInput {
   }
 
   /**
-   * Like {@link #ingest(List)}, with lines that are not JSON at all (dead-lettered as invalid) and,
-   * for a transport whose events come from several sources in one batch (the partitions of a Kafka
-   * poll), {@code defaultSource} naming the watermark source of event {@code i} when the event
-   * itself names none. One commit takes it all.
+   * Like {@link #ingest(EventTexts)}, with lines that are not JSON at all (dead-lettered as
+   * invalid) and, for a transport whose events come from several sources in one batch (the
+   * partitions of a Kafka poll), {@code defaultSource} naming the watermark source of event {@code
+   * i} when the event itself names none. One commit takes it all.
    */
   @Override
   public CompletableFuture<IngestResult> ingest(
-      List<JsonNode> events, List<String> unreadable, IntFunction<String> defaultSource) {
+      EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
     return ingest(events, unreadable, null, defaultSource, null, null, Map.of());
   }
 
   /**
-   * Like {@link #ingest(List, List, IntFunction)}, for a run of records of a partition's ingest log
-   * (cluster mode): each event is read as of {@code readAt}, when the replica that logged it read
-   * it (null: now), and the commit records {@code nextOffset} as where the partition resumes, the
-   * counts of the run as the receipt of {@code request} when a request waits for them, and where
-   * the run leaves the Kafka source partitions its events were read from ({@code origins}).
+   * Like {@link #ingest(EventTexts, List, IntFunction)}, for a run of records of a partition's
+   * ingest log (cluster mode): each event is read as of {@code readAt}, when the replica that
+   * logged it read it (null: now), and the commit records {@code nextOffset} as where the partition
+   * resumes, the counts of the run as the receipt of {@code request} when a request waits for them,
+   * and where the run leaves the Kafka source partitions its events were read from ({@code
+   * origins}).
    */
   CompletableFuture<IngestResult> ingest(
-      List<JsonNode> events,
+      EventTexts events,
       List<String> unreadable,
       IntToLongFunction readAt,
       IntFunction<String> defaultSource,

@@ -10,6 +10,7 @@ import io.eventide.core.ShardStep;
 import io.eventide.core.WatermarkMode;
 import io.eventide.engine.ManualClock;
 import io.eventide.engine.Time;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.PipelineDefinition;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -74,7 +75,7 @@ final class SimulationRun {
 
   private void events(List<JsonNode> events) {
     long now = clock.now();
-    PipelineCore.ReadBatch batch = core.read(events, i -> null, now);
+    PipelineCore.ReadBatch batch = core.read(EventTexts.of(events), i -> null, now);
     List<ShardStep> steps = core.apply(batch, now, shards);
     recorder.rejected(batch.rejected());
     recorder.record(steps);

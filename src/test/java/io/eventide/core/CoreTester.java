@@ -2,10 +2,12 @@ package io.eventide.core;
 
 import io.eventide.engine.ManualClock;
 import io.eventide.engine.Time;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineLimits;
 import io.eventide.pipeline.PipelineParser;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -68,9 +70,9 @@ final class CoreTester {
 
   /** One batch, as one request would carry it; returns its counts. */
   IngestResult post(String... events) {
-    List<JsonNode> batch = new ArrayList<>(events.length);
+    EventTexts batch = new EventTexts(events.length);
     for (String e : events) {
-      batch.add(JsonMapper.shared().readTree(e));
+      batch.add(e.getBytes(StandardCharsets.UTF_8));
     }
     PipelineCore.ReadBatch read = core.read(batch, i -> null, clock.now());
     IngestResult applied = IngestResult.EMPTY;

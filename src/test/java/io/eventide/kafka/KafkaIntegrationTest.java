@@ -3,6 +3,7 @@ package io.eventide.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.core.IngestResult;
+import io.eventide.pipeline.EventTexts;
 import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.PipelineRuntimes;
@@ -105,9 +106,9 @@ abstract class KafkaIntegrationTest {
 
   /** Applies one batch of events given as JSON objects. */
   IngestResult ingest(String pipeline, String... events) {
-    List<JsonNode> batch = new ArrayList<>();
+    EventTexts batch = new EventTexts(events.length);
     for (String e : events) {
-      batch.add(JSON.readTree(e));
+      batch.add(e.getBytes(StandardCharsets.UTF_8));
     }
     return runtime(pipeline).ingest(batch).join();
   }

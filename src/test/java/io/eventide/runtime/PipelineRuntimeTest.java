@@ -10,6 +10,8 @@ import io.eventide.core.IngestResult;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.ManualClock;
 import io.eventide.engine.ProcessingClock;
+import io.eventide.pipeline.EventTexts;
+import io.eventide.pipeline.JsonLimits;
 import io.eventide.pipeline.KafkaNamespace;
 import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.pipeline.PipelineLimits;
@@ -21,6 +23,7 @@ import io.eventide.state.StateUnavailableException;
 import io.eventide.state.TestRedis;
 import io.eventide.state.memory.MemoryStateStore;
 import io.eventide.state.redis.RedisStateStore;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +35,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -238,7 +240,7 @@ class PipelineRuntimeTest {
   void aShardRemembersAtMostMaxIdsPerShardInMemoryAndInRedisForgettingTheSoonestFirst() {
     String prefix = TestRedis.newKeyPrefix();
     LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
-    IngestBounds twoIds = new IngestBounds(1000, 60, 86_400_000L, 2);
+    IngestBounds twoIds = new IngestBounds(1000, 60, 86_400_000L, 2, JsonLimits.DEFAULT);
     try {
       RedisStateStore store = redisStore(factory, prefix, twoIds);
       clock.set(8_000_000);
@@ -298,24 +300,23 @@ class PipelineRuntimeTest {
   }
 
   /** Events of key k: id, timestamp, id, timestamp... */
-  private static List<JsonNode> identified(Object... idsAndTimes) {
-    List<JsonNode> events = new ArrayList<>();
+  private static EventTexts identified(Object... idsAndTimes) {
+    EventTexts events = new EventTexts(idsAndTimes.length / 2);
     for (int i = 0; i < idsAndTimes.length; i += 2) {
       events.add(
-          JsonMapper.shared()
-              .readTree(
-                  "{\"key\": \"k\", \"timestamp\": %d, \"value\": 1, \"id\": \"%s\"}"
-                      .formatted(idsAndTimes[i + 1], idsAndTimes[i])));
+          "{\"key\": \"k\", \"timestamp\": %d, \"value\": 1, \"id\": \"%s\"}"
+              .formatted(idsAndTimes[i + 1], idsAndTimes[i])
+              .getBytes(StandardCharsets.UTF_8));
     }
     return events;
   }
 
-  private static List<JsonNode> batch(String... keys) {
-    List<JsonNode> events = new ArrayList<>();
+  private static EventTexts batch(String... keys) {
+    EventTexts events = new EventTexts(keys.length);
     for (String k : keys) {
       events.add(
-          JsonMapper.shared()
-              .readTree("{\"key\": \"" + k + "\", \"timestamp\": 1000, \"value\": 1}"));
+          ("{\"key\": \"" + k + "\", \"timestamp\": 1000, \"value\": 1}")
+              .getBytes(StandardCharsets.UTF_8));
     }
     return events;
   }

@@ -70,6 +70,9 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     final ConcurrentSkipListMap<KeyedWindow, RenderedPane> results =
         new ConcurrentSkipListMap<>(ORDER);
 
+    /** How many results there are: a skip list counts itself by walking every entry. */
+    int resultCount;
+
     /** As records, so that a large event is held truncated, as Redis holds it. */
     final ArrayDeque<JsonNode> deadLetters = new ArrayDeque<>();
 
@@ -122,7 +125,10 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     // The engines start with no windows (a runtime rebuilt after a failed step has lost them), so
     // the results of the windows they had no longer stand; the pane log and dead letters are
     // history and stay.
-    outputs.results.clear();
+    synchronized (outputs) {
+      outputs.results.clear();
+      outputs.resultCount = 0;
+    }
     return CompletableFuture.completedFuture(
         new PipelineState() {
           @Override
@@ -164,20 +170,25 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         o.log.append(PaneEvent.of(id, pane, r.json()));
         if (!pane.retraction()) {
           KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
-          o.results.merge(
-              k,
-              r,
-              (old, now) -> now.pane().info().index() >= old.pane().info().index() ? now : old);
+          RenderedPane old = o.results.get(k);
+          if (old == null) {
+            o.results.put(k, r);
+            o.resultCount++;
+          } else if (pane.info().index() >= old.pane().info().index()) {
+            o.results.put(k, r);
+          }
         }
       }
       for (KeyedWindow merged : commit.mergedAway()) {
-        o.results.remove(merged);
+        if (o.results.remove(merged) != null) {
+          o.resultCount--;
+        }
         String json =
             PaneRecords.merge(pipeline, merged.key(), new Window(merged.start(), merged.end()))
                 .toString();
         o.log.append(PaneEvent.merge(o.nextId(), merged.key(), json));
       }
-      while (o.results.size() > resultsLimit) {
+      for (; o.resultCount > resultsLimit; o.resultCount--) {
         o.results.pollFirstEntry();
       }
       for (DeadLetter d : commit.deadLetters()) {
@@ -241,7 +252,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
           }
           synchronized (o) {
             String position = o.log.end();
-            List<PaneEvent> windows = new ArrayList<>(o.results.size());
+            List<PaneEvent> windows = new ArrayList<>(o.resultCount);
             for (RenderedPane pane : o.results.values()) {
               windows.add(PaneEvent.of(position, pane.pane(), pane.json()).asOf(position));
             }

@@ -1,0 +1,111 @@
+package io.eventide.api;
+
+import io.eventide.pipeline.EventTexts;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.core.io.buffer.DataBuffer;
+
+/**
+ * Cuts an NDJSON body into batches of its non-blank lines as its bytes arrive. A batch's lines are
+ * slices of one array of its own, so that its events are read in place while the next batch fills
+ * another: one copy of the bytes per batch, none per line, and no line decoded to a string. Not
+ * thread-safe: one per body.
+ */
+final class NdjsonBatches {
+  private final int batchLines;
+  private byte[] bytes = new byte[8192];
+  private int length;
+  private int lineStart;
+  private int scanned;
+  private EventTexts batch;
+
+  NdjsonBatches(int batchLines) {
+    this.batchLines = batchLines;
+    this.batch = new EventTexts(Math.min(batchLines, 1024));
+  }
+
+  /** Takes a chunk of the body (without releasing it); returns the batches it completed. */
+  List<EventTexts> take(DataBuffer chunk) {
+    int n = chunk.readableByteCount();
+    reserve(n);
+    chunk.read(bytes, length, n);
+    length += n;
+    return cut();
+  }
+
+  /** Takes a chunk of the body; returns the batches it completed. */
+  List<EventTexts> take(byte[] chunk) {
+    reserve(chunk.length);
+    System.arraycopy(chunk, 0, bytes, length, chunk.length);
+    length += chunk.length;
+    return cut();
+  }
+
+  /** At the end of the body: the last batch, with a last line that has no newline; or null. */
+  EventTexts finish() {
+    line(length);
+    return batch.isEmpty() ? null : batch;
+  }
+
+  private List<EventTexts> cut() {
+    List<EventTexts> full = List.of();
+    for (int i = scanned; i < length; i++) {
+      if (bytes[i] != '\n') {
+        continue;
+      }
+      line(i);
+      lineStart = i + 1;
+      if (batch.size() == batchLines) {
+        if (full.isEmpty()) {
+          full = new ArrayList<>(2);
+        }
+        full.add(batch);
+        batch = new EventTexts(Math.min(batchLines, 1024));
+        i -= lineStart;
+        // The full batch keeps the array.
+        moveRest(0);
+      }
+    }
+    scanned = length;
+    return full;
+  }
+
+  /** The line from {@code lineStart} to {@code end}, into the batch unless it is blank. */
+  private void line(int end) {
+    for (int i = lineStart; i < end; i++) {
+      if (!blank(bytes[i])) {
+        batch.add(bytes, lineStart, end - lineStart);
+        return;
+      }
+    }
+  }
+
+  /**
+   * What {@link String#isBlank()} skips in a line read as ISO-8859-1, as lines were once read:
+   * spaces, tabs, line and file separators.
+   */
+  private static boolean blank(byte b) {
+    return b == ' ' || (b >= 9 && b <= 13) || (b >= 28 && b <= 31);
+  }
+
+  /** Room for {@code n} more bytes. */
+  private void reserve(int n) {
+    if (length + n > bytes.length) {
+      moveRest(n);
+    }
+  }
+
+  /**
+   * Moves the bytes of the line being read to an array of their own, with room for {@code n} more:
+   * the lines already in a batch keep pointing into the old one.
+   */
+  private void moveRest(int n) {
+    int kept = length - lineStart;
+    byte[] rest = new byte[Math.max(8192, Math.max(kept + n, 2 * kept))];
+    System.arraycopy(bytes, lineStart, rest, 0, kept);
+    scanned -= lineStart;
+    length = kept;
+    lineStart = 0;
+    bytes = rest;
+  }
+}
