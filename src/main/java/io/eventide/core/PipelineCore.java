@@ -209,7 +209,6 @@ public final class PipelineCore {
       EventTexts events, IntFunction<String> defaultSource, IntToLongFunction readAt) {
     PipelineDefinition d = definition;
     EventReader r = reader;
-    EventReader.FieldValues values = r.values();
     long skew = tracker == null ? -1 : d.watermark().maxFutureSkew().toMillis();
     List<List<IncomingEvent>> parts = new ArrayList<>(shardCount);
     int expected = events.size() / shardCount + 16;
@@ -224,38 +223,40 @@ public final class PipelineCore {
     int invalid = 0;
     int filtered = 0;
     int future = 0;
-    for (int index = 0; index < events.size(); index++) {
-      long now = readAt.applyAsLong(index);
-      EventReadResult read = r.read(events, index, values);
-      if (read == FilteredEvent.INSTANCE) {
-        filtered++;
-      } else if (read == UnreadableEvent.INSTANCE) {
-        invalid++;
-        if (unreadable.isEmpty()) {
-          unreadable = new ArrayList<>();
-          unreadableRefusals = new ArrayList<>();
-        }
-        unreadable.add(DeadLetter.unreadable(d.name(), events.string(index), now));
-        unreadableRefusals.add(new Refusal(index, true));
-      } else if (read instanceof InvalidEvent bad) {
-        invalid++;
-        rejected.add(
-            DeadLetter.invalid(d.name(), events.tree(index), bad.path(), bad.reason(), now));
-        refusals.add(new Refusal(index, false));
-      } else if (read instanceof Event e) {
-        if (skew >= 0 && e.timestamp() > now + skew) {
-          future++;
+    try (EventReader.Reading reading = r.reading(events)) {
+      for (int index = 0; index < events.size(); index++) {
+        long now = readAt.applyAsLong(index);
+        EventReadResult read = reading.read(index);
+        if (read == FilteredEvent.INSTANCE) {
+          filtered++;
+        } else if (read == UnreadableEvent.INSTANCE) {
+          invalid++;
+          if (unreadable.isEmpty()) {
+            unreadable = new ArrayList<>();
+            unreadableRefusals = new ArrayList<>();
+          }
+          unreadable.add(DeadLetter.unreadable(d.name(), events.string(index), now));
+          unreadableRefusals.add(new Refusal(index, true));
+        } else if (read instanceof InvalidEvent bad) {
+          invalid++;
           rejected.add(
-              DeadLetter.future(
-                  d.name(),
-                  events.tree(index),
-                  d.event().timestamp(),
-                  d.watermark().maxFutureSkew(),
-                  now));
+              DeadLetter.invalid(d.name(), events.tree(index), bad.path(), bad.reason(), now));
           refusals.add(new Refusal(index, false));
-        } else {
-          String source = e.source() != null ? e.source() : defaultSource.apply(index);
-          parts.get(shardOf(e.key())).add(new IncomingEvent(e, events, index, source));
+        } else if (read instanceof Event e) {
+          if (skew >= 0 && e.timestamp() > now + skew) {
+            future++;
+            rejected.add(
+                DeadLetter.future(
+                    d.name(),
+                    events.tree(index),
+                    d.event().timestamp(),
+                    d.watermark().maxFutureSkew(),
+                    now));
+            refusals.add(new Refusal(index, false));
+          } else {
+            String source = e.source() != null ? e.source() : defaultSource.apply(index);
+            parts.get(shardOf(e.key())).add(new IncomingEvent(e, events, index, source));
+          }
         }
       }
     }

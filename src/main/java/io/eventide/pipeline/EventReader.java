@@ -135,62 +135,148 @@ public final class EventReader {
   }
 
   /**
-   * Room for the values at this reader's pointers, for one caller at a time: batches read on
-   * several threads at once have one each.
+   * Starts reading {@code texts}, one after another: each text is read as if alone, but texts that
+   * lie one after another in the same array with only whitespace between (the lines of an NDJSON
+   * batch) share one parser, so that a batch makes one parser rather than one per event. A reading
+   * is for one caller: batches read on several threads at once have one each.
    */
-  public FieldValues values() {
-    return new FieldValues(found.values());
+  public Reading reading(EventTexts texts) {
+    return new Reading(texts);
   }
 
-  /** The slots one read fills, reused from event to event. */
-  public static final class FieldValues {
-    private final FieldValue[] values;
+  /** The reading of one batch of texts, in order. */
+  public final class Reading implements AutoCloseable {
+    private final EventTexts texts;
+    private final FieldValue[] values = found.values();
 
-    private FieldValues(FieldValue[] values) {
-      this.values = values;
+    /** The parser of the texts up to {@code runEnd}, from byte {@code runStart}; or null. */
+    private JsonParser run;
+
+    private int runStart;
+    private int runEnd = -1;
+
+    private Reading(EventTexts texts) {
+      this.texts = texts;
     }
-  }
 
-  /**
-   * Reads text {@code i} of {@code texts} in one streaming pass, without a tree unless an
-   * expression needs the whole event.
-   *
-   * @param scratch this caller's {@link #values()}
-   */
-  public EventReadResult read(EventTexts texts, int i, FieldValues scratch) {
-    FieldValue[] values = scratch.values;
-    Map<String, Object> cel = null;
-    try {
+    /** Reads text {@code i}; texts are read in increasing order. */
+    public EventReadResult read(int i) {
       if (anyExpression || found.readsRoot()) {
-        JsonNode event = json.readTree(texts.array(i), texts.offset(i), texts.length(i));
-        if (event == null || !event.isObject()) {
-          return NOT_AN_OBJECT;
-        }
-        found.find(event, values);
-        cel = anyExpression ? CelEvent.of(event) : null;
-      } else {
-        try (JsonParser p = json.createParser(texts.array(i), texts.offset(i), texts.length(i))) {
-          JsonToken first = p.nextToken();
-          if (first != JsonToken.START_OBJECT) {
-            p.skipChildren();
-            return first == null || p.nextToken() == null
-                ? NOT_AN_OBJECT
-                : UnreadableEvent.INSTANCE;
-          }
-          found.find(p, values);
-          if (p.nextToken() != null) {
-            return UnreadableEvent.INSTANCE;
-          }
-        }
+        return readTree(i);
       }
-    } catch (JacksonException e) {
-      return UnreadableEvent.INSTANCE;
+      if (i > runEnd) {
+        startRun(i);
+      }
+      if (run != null) {
+        try {
+          EventReadResult read = readInRun(i);
+          if (read != null) {
+            return read;
+          }
+        } catch (JacksonException e) {
+          // Below: the text alone says whether it, or what came after it, was at fault.
+        }
+        close();
+        runEnd = i;
+      }
+      return readAlone(i);
     }
-    return read(values, cel);
+
+    /** The texts from {@code i} on that a parser can read as one sequence of values. */
+    private void startRun(int i) {
+      close();
+      byte[] array = texts.array(i);
+      int last = i;
+      while (last + 1 < texts.size()
+          && texts.array(last + 1) == array
+          && whitespace(array, end(last), texts.offset(last + 1))) {
+        last++;
+      }
+      runEnd = last;
+      if (last > i) {
+        runStart = texts.offset(i);
+        run = json.createParser(array, runStart, end(last) - runStart);
+      }
+    }
+
+    /**
+     * Text {@code i} from the run's parser; null when its value does not lie within the text alone
+     * (it starts or ends outside it, or something follows it on its line).
+     */
+    private EventReadResult readInRun(int i) {
+      int from = texts.offset(i) - runStart;
+      int to = from + texts.length(i);
+      JsonToken first = run.nextToken();
+      if (first == null || run.currentTokenLocation().getByteOffset() < from) {
+        return null;
+      }
+      if (first == JsonToken.START_OBJECT) {
+        found.find(run, values);
+      } else {
+        run.skipChildren();
+      }
+      long end = run.currentLocation().getByteOffset();
+      if (end > to || !whitespace(texts.array(i), runStart + (int) end, runStart + to)) {
+        return null;
+      }
+      return first == JsonToken.START_OBJECT ? event(values, null) : NOT_AN_OBJECT;
+    }
+
+    private EventReadResult readAlone(int i) {
+      try (JsonParser p = json.createParser(texts.array(i), texts.offset(i), texts.length(i))) {
+        JsonToken first = p.nextToken();
+        if (first != JsonToken.START_OBJECT) {
+          p.skipChildren();
+          return first == null || p.nextToken() == null ? NOT_AN_OBJECT : UnreadableEvent.INSTANCE;
+        }
+        found.find(p, values);
+        return p.nextToken() == null ? event(values, null) : UnreadableEvent.INSTANCE;
+      } catch (JacksonException e) {
+        return UnreadableEvent.INSTANCE;
+      }
+    }
+
+    /** Text {@code i} as a tree, for the expressions that read the whole event. */
+    private EventReadResult readTree(int i) {
+      JsonNode event;
+      try {
+        event = json.readTree(texts.array(i), texts.offset(i), texts.length(i));
+      } catch (JacksonException e) {
+        return UnreadableEvent.INSTANCE;
+      }
+      if (event == null || !event.isObject()) {
+        return NOT_AN_OBJECT;
+      }
+      found.find(event, values);
+      return event(values, anyExpression ? CelEvent.of(event) : null);
+    }
+
+    private int end(int i) {
+      return texts.offset(i) + texts.length(i);
+    }
+
+    @Override
+    public void close() {
+      if (run != null) {
+        run.close();
+        run = null;
+      }
+    }
+  }
+
+  /** Whether bytes {@code from} to {@code to} are JSON whitespace only. */
+  private static boolean whitespace(byte[] array, int from, int to) {
+    for (int i = from; i < to; i++) {
+      byte b = array[i];
+      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The event from its values, and from its fields as CEL reads them when expressions need it. */
-  private EventReadResult read(FieldValue[] values, Map<String, Object> cel) {
+  private EventReadResult event(FieldValue[] values, Map<String, Object> cel) {
     // The filter comes first: an event it drops is of no interest, readable or not.
     if (filter != null) {
       try {

@@ -28,7 +28,9 @@ class EventReaderTest {
   static EventReadResult read(EventReader reader, String text) {
     EventTexts texts = new EventTexts(1);
     texts.add(text.replace('\'', '"').getBytes(StandardCharsets.UTF_8));
-    return reader.read(texts, 0, reader.values());
+    try (EventReader.Reading reading = reader.reading(texts)) {
+      return reading.read(0);
+    }
   }
 
   @Test
@@ -179,6 +181,50 @@ class EventReaderTest {
     for (int n = 0; n < 20_000; n++) {
       String text = randomEvent(random);
       assertThat(describe(read(streaming, text))).as(text).isEqualTo(describe(read(tree, text)));
+    }
+  }
+
+  /**
+   * The lines of a batch share one parser, yet each reads as it would alone: whatever a line holds
+   * (half an event, two events, an event over two lines, trailing text) and whatever lies between
+   * lines.
+   */
+  @Test
+  void readsEachLineOfABatchAsItWouldAlone() {
+    EventReader reader =
+        reader(
+            "{'window':{'type':'global'},'aggregate':{'type':'sum'},"
+                + "'event':{'key':'/k','timestamp':'/t','value':'/v'}}");
+    String[] gaps = {"\n", "\n", "\n", "\r\n", "\n  \n", "\n\t\n", "\n\u000b\n", "\n\n"};
+    Random random = new Random(19);
+    for (int round = 0; round < 1_000; round++) {
+      java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+      List<int[]> slices = new java.util.ArrayList<>();
+      int lines = 1 + random.nextInt(30);
+      for (int n = 0; n < lines; n++) {
+        String line = (random.nextInt(8) == 0 ? " " : "") + randomEvent(random).replace('\'', '"');
+        if (random.nextInt(10) == 0) {
+          line = line.replaceFirst(",", ",\n");
+        }
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        slices.add(new int[] {body.size(), bytes.length});
+        body.writeBytes(bytes);
+        body.writeBytes(gaps[random.nextInt(gaps.length)].getBytes(StandardCharsets.UTF_8));
+      }
+      byte[] array = body.toByteArray();
+      EventTexts batch = new EventTexts(lines);
+      slices.forEach(at -> batch.add(array, at[0], at[1]));
+      try (EventReader.Reading reading = reader.reading(batch)) {
+        for (int i = 0; i < lines; i++) {
+          EventTexts alone = new EventTexts(1);
+          alone.add(batch.bytes(i));
+          String expected;
+          try (EventReader.Reading single = reader.reading(alone)) {
+            expected = describe(single.read(0));
+          }
+          assertThat(describe(reading.read(i))).as(batch.string(i)).isEqualTo(expected);
+        }
+      }
     }
   }
 
