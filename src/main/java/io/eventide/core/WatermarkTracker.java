@@ -32,6 +32,14 @@ public final class WatermarkTracker {
   private final int expiryIdleTimeouts;
   private final Map<String, Source> sources = new TreeMap<>();
 
+  /**
+   * The source last looked up, and its name: a batch's events mostly come from one source, and a
+   * lookup in the map compares names. Forgotten whenever a source is.
+   */
+  private String lastName;
+
+  private Source last;
+
   /** A watermark posted for every source; sources seen later start from it. */
   private long floor = Time.MIN;
 
@@ -112,6 +120,7 @@ public final class WatermarkTracker {
     }
     long latest = newest;
     sources.values().removeIf(s -> s.lastSeen != latest && now - s.lastSeen > expiry);
+    forgetLast();
   }
 
   /**
@@ -204,6 +213,7 @@ public final class WatermarkTracker {
     floor = snapshot.get("floor").asLong();
     current = snapshot.get("current").asLong();
     sources.clear();
+    forgetLast();
     snapshot
         .get("sources")
         .properties()
@@ -224,12 +234,24 @@ public final class WatermarkTracker {
   /** The source of that name, created if there is room; null when there is none. */
   private Source source(String name, long now) {
     String n = name == null ? DEFAULT_SOURCE : name;
+    if (n.equals(lastName)) {
+      return last;
+    }
     Source s = sources.get(n);
     if (s == null && sources.size() < maxSources) {
       s = new Source();
       s.lastSeen = now;
       sources.put(n, s);
     }
+    if (s != null) {
+      lastName = n;
+      last = s;
+    }
     return s;
+  }
+
+  private void forgetLast() {
+    lastName = null;
+    last = null;
   }
 }

@@ -170,9 +170,8 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         o.log.append(PaneEvent.of(id, pane, r.json()));
         if (!pane.retraction()) {
           KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
-          RenderedPane old = o.results.get(k);
+          RenderedPane old = o.results.putIfAbsent(k, r);
           if (old == null) {
-            o.results.put(k, r);
             o.resultCount++;
           } else if (pane.info().index() >= old.pane().info().index()) {
             o.results.put(k, r);
