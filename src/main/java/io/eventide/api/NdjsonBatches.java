@@ -19,6 +19,9 @@ final class NdjsonBatches {
   private int scanned;
   private EventTexts batch;
 
+  /** The bytes the last full batch took: the next is likely to take as many. */
+  private int batchBytes = 8192;
+
   NdjsonBatches(int batchLines) {
     this.batchLines = batchLines;
     this.batch = new EventTexts(Math.min(batchLines, 1024));
@@ -61,6 +64,7 @@ final class NdjsonBatches {
         }
         full.add(batch);
         batch = new EventTexts(Math.min(batchLines, 1024));
+        batchBytes = lineStart;
         i -= lineStart;
         // The full batch keeps the array.
         moveRest(0);
@@ -101,7 +105,7 @@ final class NdjsonBatches {
    */
   private void moveRest(int n) {
     int kept = length - lineStart;
-    byte[] rest = new byte[Math.max(8192, Math.max(kept + n, 2 * kept))];
+    byte[] rest = new byte[Math.max(batchBytes + batchBytes / 8, Math.max(kept + n, 2 * kept))];
     System.arraycopy(bytes, lineStart, rest, 0, kept);
     scanned -= lineStart;
     length = kept;

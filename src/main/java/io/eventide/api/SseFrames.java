@@ -26,10 +26,32 @@ final class SseFrames {
 
   /** One item as an event. */
   static byte[] of(PaneStreamItem item) {
+    if (item instanceof PaneEvent p
+        && p.kind() != LogEntryKind.SNAPSHOT
+        && p.json().indexOf('\n') < 0) {
+      return pane(p);
+    }
     ByteArrayOutputStream out =
         new ByteArrayOutputStream(FIELDS + (item instanceof PaneEvent p ? p.json().length() : 0));
     write(out, item);
     return out.toByteArray();
+  }
+
+  /**
+   * A pane of the log, the event nearly every frame is: laid out straight into an array of its
+   * size (ids and kinds are ASCII), its record's bytes copied once.
+   */
+  private static byte[] pane(PaneEvent p) {
+    byte[] record = p.json().getBytes(StandardCharsets.UTF_8);
+    String head = "id:" + p.id() + "\nevent:" + p.kind().wireName() + "\ndata:";
+    byte[] frame = new byte[head.length() + record.length + 2];
+    for (int i = 0; i < head.length(); i++) {
+      frame[i] = (byte) head.charAt(i);
+    }
+    System.arraycopy(record, 0, frame, head.length(), record.length);
+    frame[frame.length - 2] = '\n';
+    frame[frame.length - 1] = '\n';
+    return frame;
   }
 
   /** A stream's last event, saying why it ends. */
