@@ -38,8 +38,8 @@ final class SseFrames {
   }
 
   /**
-   * A pane of the log, the event nearly every frame is: laid out straight into an array of its
-   * size (ids and kinds are ASCII), its record's bytes copied once.
+   * A pane of the log, the event nearly every frame is: laid out straight into an array of its size
+   * (ids and kinds are ASCII), its record's bytes copied once.
    */
   private static byte[] pane(PaneEvent p) {
     byte[] record = p.json().getBytes(StandardCharsets.UTF_8);
