@@ -12,8 +12,7 @@ import io.eventide.engine.WindowFn;
 import io.eventide.engine.WindowSnapshot;
 import io.eventide.engine.WindowingStrategy;
 import io.eventide.pipeline.Event;
-import io.eventide.pipeline.KeyFields;
-import io.eventide.pipeline.PaneRecords;
+import io.eventide.pipeline.PaneRecordWriter;
 import io.eventide.pipeline.PipelineDefinition;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,7 +40,7 @@ public final class ShardCore {
   private final IdTracker ids;
   private final long idRetention;
   private final Set<String> batchIds = new HashSet<>();
-  private final KeyFields keyFields;
+  private final PaneRecordWriter records;
   private final ElementBatch batch;
   private final RenderBudget renderBudget;
   private final List<RenderedPane> emitted = new ArrayList<>();
@@ -74,12 +73,12 @@ public final class ShardCore {
     this.ids = new IdTracker(bounds.maxIdsPerShard());
     this.idRetention = bounds.idRetention();
     this.pipeline = definition.name();
+    this.records = new PaneRecordWriter(pipeline, definition.event().keyFields());
     this.strategy = definition.windowingStrategy();
     this.clock = clock;
     this.durable = durable;
     this.engine = new EventTimeEngine(strategy, definition.newAggregate(), clock, new Output());
     this.batch = new ElementBatch(256, engine.lanes());
-    this.keyFields = definition.event().keyFields();
     WindowFn fn = strategy.windowFn();
     this.starts = new long[fn.maxWindowsPerElement()];
     this.ends = new long[fn.maxWindowsPerElement()];
@@ -261,7 +260,7 @@ public final class ShardCore {
   private final class Output implements PaneOutput {
     @Override
     public void pane(Pane pane) {
-      String json = PaneRecords.toJson(pipeline, keyFields, pane).toString();
+      String json = records.write(pane);
       renderBudget.charge(json.length());
       emitted.add(new RenderedPane(pane, json));
     }

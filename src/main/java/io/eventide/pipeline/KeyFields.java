@@ -2,6 +2,7 @@ package io.eventide.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonPointer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -85,5 +86,20 @@ public record KeyFields(List<String> pointers) {
       out.put(name(i), i < values.size() ? values.get(i) : null);
     }
     return out;
+  }
+
+  /** Writes the key as {@link #render} would show it, without building the tree. */
+  public void write(JsonGenerator json, String key) {
+    if (!composite()) {
+      json.writeString(key);
+      return;
+    }
+    List<String> values = split(key);
+    json.writeStartObject();
+    for (int i = 0; i < pointers.size(); i++) {
+      json.writeName(name(i));
+      json.writeString(i < values.size() ? values.get(i) : null);
+    }
+    json.writeEndObject();
   }
 }

@@ -3,12 +3,14 @@ package io.eventide.pipeline;
 import io.eventide.engine.Pane;
 import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Window;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The JSON record of a pane, the one shape every consumer sees, whatever carries it (HTTP, SSE,
- * Kafka, Redis).
+ * Kafka, Redis). Panes are many, so their records are written token by token, never as a tree;
+ * {@link PaneRecordWriter} turns them into text.
  */
 public final class PaneRecords {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -16,28 +18,35 @@ public final class PaneRecords {
   private PaneRecords() {}
 
   /**
+   * Writes a pane's record as one root value.
+   *
    * @param keys how the pane's key is shown: a string, or an object for a composite key
    */
-  public static ObjectNode toJson(String pipeline, KeyFields keys, Pane pane) {
-    ObjectNode json = JSON.objectNode();
-    json.put("pipeline", pipeline);
-    json.set("key", keys.render(pane.key()));
-    json.set("window", window(pane.window()));
-    json.set("value", PlainValues.toJson(pane.value()));
+  static void write(JsonGenerator json, String pipeline, KeyFields keys, Pane pane) {
+    json.writeStartObject();
+    json.writeStringProperty("pipeline", pipeline);
+    json.writeName("key");
+    keys.write(json, pane.key());
+    json.writeName("window");
+    writeWindow(json, pane.window());
+    json.writeName("value");
+    PlainValues.write(json, pane.value());
     if (pane.partial() != null) {
-      json.set("partial", PlainValues.toJson(pane.partial()));
+      json.writeName("partial");
+      PlainValues.write(json, pane.partial());
     }
-    json.put("timestamp", Timestamps.format(pane.timestamp()));
-    json.set("pane", info(pane.info()));
-    json.put("retraction", pane.retraction());
+    json.writeStringProperty("timestamp", Timestamps.format(pane.timestamp()));
+    json.writeName("pane");
+    writeInfo(json, pane.info());
+    json.writeBooleanProperty("retraction", pane.retraction());
     if (pane.retraction()) {
-      json.put("retracts", pane.retracts());
+      json.writeNumberProperty("retracts", pane.retracts());
     }
-    json.put("final", pane.isFinal());
-    json.put("finalAt", Timestamps.format(pane.finalAt()));
-    json.put("emittedAt", Timestamps.format(pane.emittedAt()));
-    json.put("watermark", Timestamps.formatWatermark(pane.watermark()));
-    return json;
+    json.writeBooleanProperty("final", pane.isFinal());
+    json.writeStringProperty("finalAt", Timestamps.format(pane.finalAt()));
+    json.writeStringProperty("emittedAt", Timestamps.format(pane.emittedAt()));
+    json.writeStringProperty("watermark", Timestamps.formatWatermark(pane.watermark()));
+    json.writeEndObject();
   }
 
   /**
@@ -63,12 +72,25 @@ public final class PaneRecords {
         .put("end", Timestamps.format(window.end()));
   }
 
-  private static ObjectNode info(PaneInfo info) {
-    return JSON.objectNode()
-        .put("index", info.index())
-        .put("nonSpeculativeIndex", info.nonSpeculativeIndex())
-        .put("timing", info.timing().name())
-        .put("first", info.first())
-        .put("last", info.last());
+  /** {@link #window} for a pane record. */
+  private static void writeWindow(JsonGenerator json, Window window) {
+    json.writeStartObject();
+    if (window.isGlobal()) {
+      json.writeBooleanProperty("global", true);
+    } else {
+      json.writeStringProperty("start", Timestamps.format(window.start()));
+      json.writeStringProperty("end", Timestamps.format(window.end()));
+    }
+    json.writeEndObject();
+  }
+
+  private static void writeInfo(JsonGenerator json, PaneInfo info) {
+    json.writeStartObject();
+    json.writeNumberProperty("index", info.index());
+    json.writeNumberProperty("nonSpeculativeIndex", info.nonSpeculativeIndex());
+    json.writeStringProperty("timing", info.timing().name());
+    json.writeBooleanProperty("first", info.first());
+    json.writeBooleanProperty("last", info.last());
+    json.writeEndObject();
   }
 }

@@ -6,14 +6,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Converts between JSON trees and the plain Java values the engine deals in (Map, List, String,
- * Number, Boolean, null), so that the engine never sees a JSON library.
+ * Converts between JSON and the plain Java values the engine deals in (Map, List, String, Number,
+ * Boolean, null), so that the engine never sees a JSON library. A value is written as a tree
+ * ({@link #toJson}) or straight to a generator ({@link #write}); both give the same text.
  */
 public final class PlainValues {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -64,6 +66,51 @@ public final class PlainValues {
       return number(n);
     }
     return JSON.stringNode(value.toString());
+  }
+
+  /** Writes a value as {@link #toJson} would show it, without building the tree. */
+  public static void write(JsonGenerator json, Object value) {
+    if (value == null) {
+      json.writeNull();
+    } else if (value instanceof Map<?, ?> map) {
+      json.writeStartObject();
+      // forEach, as toJson iterates: the same order for any map.
+      map.forEach(
+          (k, v) -> {
+            json.writeName(String.valueOf(k));
+            write(json, v);
+          });
+      json.writeEndObject();
+    } else if (value instanceof List<?> list) {
+      json.writeStartArray();
+      for (Object v : list) {
+        write(json, v);
+      }
+      json.writeEndArray();
+    } else if (value instanceof Boolean b) {
+      json.writeBoolean(b);
+    } else if (value instanceof Number n) {
+      writeNumber(json, n);
+    } else {
+      json.writeString(value.toString());
+    }
+  }
+
+  private static void writeNumber(JsonGenerator json, Number n) {
+    if (n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte) {
+      json.writeNumber(n.longValue());
+    } else if (n instanceof BigInteger big) {
+      json.writeNumber(big);
+    } else if (n instanceof BigDecimal decimal) {
+      json.writeNumber(decimal);
+    } else {
+      double d = n.doubleValue();
+      if (Double.isFinite(d)) {
+        json.writeNumber(d);
+      } else {
+        json.writeNull();
+      }
+    }
   }
 
   private static JsonNode number(Number n) {

@@ -4,10 +4,9 @@ import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardStep;
-import io.eventide.pipeline.KeyFields;
-import io.eventide.pipeline.PaneRecords;
 import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -15,17 +14,13 @@ import tools.jackson.databind.node.ObjectNode;
 final class SimulationRecorder {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-  private final String pipeline;
-  private final KeyFields keys;
   private final SimulationBudget budget;
   private final List<ObjectNode> outputs = new ArrayList<>();
   private final List<ObjectNode> dropped = new ArrayList<>();
   private IngestResult counts = IngestResult.EMPTY;
   private int step;
 
-  SimulationRecorder(String pipeline, KeyFields keys, SimulationBudget budget) {
-    this.pipeline = pipeline;
-    this.keys = keys;
+  SimulationRecorder(SimulationBudget budget) {
     this.budget = budget;
   }
 
@@ -41,10 +36,11 @@ final class SimulationRecorder {
   /** The panes and drops of the shard's steps, in the order the shard took them. */
   void record(List<ShardStep> steps) {
     for (ShardStep s : steps) {
-      // The shard charged the budget for its panes as it rendered them.
+      // The shard charged the budget for its panes as it rendered them. Their records are read
+      // back from that text, so that a simulation shows what the live service would send.
       for (RenderedPane p : s.panes()) {
         ObjectNode record = JSON.objectNode().put("step", step);
-        record.setAll(PaneRecords.toJson(pipeline, keys, p.pane()));
+        record.setAll((ObjectNode) JsonMapper.shared().readTree(p.json()));
         outputs.add(record);
       }
       s.deadLetters().forEach(this::dropped);

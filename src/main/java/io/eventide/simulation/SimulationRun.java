@@ -37,7 +37,7 @@ final class SimulationRun {
       SimulationBudget budget) {
     this.pipeline = pipeline;
     this.clock = new ManualClock(processingTimeStart);
-    this.recorder = new SimulationRecorder(pipeline.name(), pipeline.event().keyFields(), budget);
+    this.recorder = new SimulationRecorder(budget);
     this.shards =
         new DirectShards(
             new ShardCore(

@@ -12,7 +12,7 @@ import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
 import io.eventide.pipeline.KeyFields;
-import io.eventide.pipeline.PaneRecords;
+import io.eventide.pipeline.PaneRecordWriter;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.LogPage;
 import io.eventide.sink.PaneEvent;
@@ -205,6 +205,6 @@ class PaneLogStoresTest {
             0,
             0);
     return new RenderedPane(
-        pane, PaneRecords.toJson("p", new KeyFields(List.of("/key")), pane).toString());
+        pane, new PaneRecordWriter("p", new KeyFields(List.of("/key"))).write(pane));
   }
 }

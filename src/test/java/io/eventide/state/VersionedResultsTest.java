@@ -12,7 +12,7 @@ import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
 import io.eventide.pipeline.EventPointers;
-import io.eventide.pipeline.PaneRecords;
+import io.eventide.pipeline.PaneRecordWriter;
 import io.eventide.state.redis.RedisStateStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -196,6 +196,6 @@ class VersionedResultsTest {
             0,
             0);
     return new RenderedPane(
-        pane, PaneRecords.toJson(pipeline, EventPointers.DEFAULT.keyFields(), pane).toString());
+        pane, new PaneRecordWriter(pipeline, EventPointers.DEFAULT.keyFields()).write(pane));
   }
 }
