@@ -9,7 +9,7 @@ import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
 import io.eventide.pipeline.KeyFields;
-import io.eventide.pipeline.PaneRecords;
+import io.eventide.pipeline.PaneRecordWriter;
 import io.eventide.state.Commit;
 import io.eventide.state.PipelineState;
 import io.eventide.state.TestRedis;
@@ -42,7 +42,8 @@ public final class RedisCommitCost {
 
   private final PipelineState state;
   private final StatefulRedisConnection<String, String> admin;
-  private final KeyFields keys = new KeyFields(List.of("/key"));
+  private final PaneRecordWriter records =
+      new PaneRecordWriter("bench-w1", new KeyFields(List.of("/key")));
   private long window;
 
   private RedisCommitCost(PipelineState state, StatefulRedisConnection<String, String> admin) {
@@ -150,7 +151,7 @@ public final class RedisCommitCost {
             w.end(),
             w.end(),
             w.end());
-    return new RenderedPane(pane, PaneRecords.toJson("bench-w1", keys, pane).toString());
+    return new RenderedPane(pane, records.write(pane));
   }
 
   /** Each command's calls and microseconds since the last reset. */
