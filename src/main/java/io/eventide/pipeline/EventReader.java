@@ -79,10 +79,10 @@ public final class EventReader {
       EventPointers pointers, EventExpression filter, List<Lane> lanes, JsonLimits limits) {
     this.pointers = pointers;
     this.json = limits.strictMapper();
-    this.key = pointers.key().stream().mapToInt(k -> found.slot(k, false)).toArray();
-    this.timestamp = found.slot(pointers.timestamp(), false);
-    this.id = found.slot(pointers.id(), false);
-    this.source = found.slot(pointers.source(), false);
+    this.key = pointers.key().stream().mapToInt(k -> found.slot(k, false, true)).toArray();
+    this.timestamp = found.slot(pointers.timestamp(), false, false);
+    this.id = found.slot(pointers.id(), false, false);
+    this.source = found.slot(pointers.source(), false, true);
     this.filter = filter;
     this.compiled =
         lanes.stream()
@@ -90,8 +90,8 @@ public final class EventReader {
                 l ->
                     new CompiledLane(
                         l,
-                        l.value() == null ? -1 : found.slot(l.value(), !l.usesPayload()),
-                        l.volume() == null ? -1 : found.slot(l.volume(), true)))
+                        l.value() == null ? -1 : found.slot(l.value(), !l.usesPayload(), false),
+                        l.volume() == null ? -1 : found.slot(l.volume(), true, false)))
             .toArray(CompiledLane[]::new);
     found.compile();
     this.anyPayload = lanes.stream().anyMatch(Lane::usesPayload);

@@ -18,10 +18,16 @@ final class FieldPointers {
   private final List<String> paths = new ArrayList<>();
   private final List<JsonPointer> compiled = new ArrayList<>();
   private final List<Boolean> numberOnly = new ArrayList<>();
+  private final List<Boolean> repeating = new ArrayList<>();
+
+  /** Keys and sources: the strings that come back event after event. */
+  private final RepeatedStrings repeated = new RepeatedStrings(16_384);
+
   private String[][] names;
   private int[][] indexes;
   private JsonPointer[][] tails;
   private boolean[] onlyNumbers;
+  private boolean[] repeats;
   private int[] all;
   private boolean rootRead;
 
@@ -29,16 +35,20 @@ final class FieldPointers {
    * The slot of {@code path}, added when new.
    *
    * @param number whether this use reads only the value's number
+   * @param repeats whether this use reads a string that comes back from event to event (a key, a
+   *     source), which is then kept rather than made again
    */
-  int slot(String path, boolean number) {
+  int slot(String path, boolean number, boolean repeats) {
     int i = paths.indexOf(path);
     if (i < 0) {
       paths.add(path);
       compiled.add(JsonPointer.compile(path));
       numberOnly.add(number);
+      repeating.add(repeats);
       return paths.size() - 1;
     }
     numberOnly.set(i, numberOnly.get(i) && number);
+    repeating.set(i, repeating.get(i) || repeats);
     return i;
   }
 
@@ -49,6 +59,7 @@ final class FieldPointers {
     indexes = new int[n][];
     tails = new JsonPointer[n][];
     onlyNumbers = new boolean[n];
+    repeats = new boolean[n];
     all = new int[n];
     for (int s = 0; s < n; s++) {
       List<JsonPointer> steps = new ArrayList<>();
@@ -60,6 +71,7 @@ final class FieldPointers {
       indexes[s] = steps.stream().mapToInt(JsonPointer::getMatchingIndex).toArray();
       tails[s] = steps.stream().map(JsonPointer::tail).toArray(JsonPointer[]::new);
       onlyNumbers[s] = numberOnly.get(s);
+      repeats[s] = repeating.get(s);
       all[s] = s;
     }
   }
@@ -151,7 +163,7 @@ final class FieldPointers {
       int depth) {
     if (deeper == null) {
       if (ending >= 0) {
-        into[ending].read(p, value, onlyNumbers[ending]);
+        into[ending].read(p, value, onlyNumbers[ending], repeats[ending] ? repeated : null);
       } else {
         p.skipChildren();
       }

@@ -41,13 +41,17 @@ final class FieldValue {
    *
    * @param numberOnly whether only the value's number is read (a lane, a volume), so that a
    *     fraction needs no tree
+   * @param repeated where a string that comes back event after event is kept, or null
    */
-  void read(JsonParser p, JsonToken token, boolean numberOnly) {
+  void read(JsonParser p, JsonToken token, boolean numberOnly, RepeatedStrings repeated) {
     switch (token) {
       case VALUE_NULL -> kind = Kind.ABSENT;
       case VALUE_STRING -> {
         kind = Kind.STRING;
-        text = p.getString();
+        text =
+            repeated == null
+                ? p.getString()
+                : repeated.of(p.getStringCharacters(), p.getStringOffset(), p.getStringLength());
       }
       case VALUE_NUMBER_INT -> {
         JsonParser.NumberType type = p.getNumberType();
