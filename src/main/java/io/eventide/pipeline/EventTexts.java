@@ -3,6 +3,8 @@ package io.eventide.pipeline;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -14,6 +16,22 @@ import tools.jackson.databind.json.JsonMapper;
  * unchanged while the batch is in use.
  */
 public final class EventTexts {
+  /**
+   * Reads the trees of texts already read under the pipeline's limits: whatever limits are
+   * configured, a text that passed them is not refused here.
+   */
+  private static final JsonMapper TREES =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder()
+                          .maxNestingDepth(Integer.MAX_VALUE)
+                          .maxNumberLength(Integer.MAX_VALUE)
+                          .maxStringLength(Integer.MAX_VALUE)
+                          .build())
+                  .build())
+          .build();
+
   private byte[][] arrays;
   private int[] offsets;
   private int[] lengths;
@@ -84,6 +102,6 @@ public final class EventTexts {
 
   /** Text {@code i} as a tree; only for a text {@link EventReader} found to be JSON. */
   public JsonNode tree(int i) {
-    return JsonMapper.shared().readTree(arrays[i], offsets[i], lengths[i]);
+    return TREES.readTree(arrays[i], offsets[i], lengths[i]);
   }
 }

@@ -228,6 +228,27 @@ class EventReaderTest {
     }
   }
 
+  /**
+   * Limits raised above the parser's own defaults hold for the dead letter too: an invalid event
+   * nested deeper than Jackson would go by default is read, refused, and kept as it came.
+   */
+  @Test
+  void anEventWithinRaisedLimitsIsKeptAsItCame() {
+    EventReader deep =
+        new EventReader(
+            EventPointers.DEFAULT,
+            null,
+            List.of(EventReader.Lane.field(null, "/value", null, true, false)),
+            new JsonLimits(5_000, 100, 1_000_000));
+    String nested = "[".repeat(3_000) + "]".repeat(3_000);
+    EventTexts texts = new EventTexts(1);
+    texts.add(("{\"timestamp\":0,\"deep\":" + nested + "}").getBytes(StandardCharsets.UTF_8));
+    try (EventReader.Reading reading = deep.reading(texts)) {
+      assertThat(reading.read(0)).isEqualTo(new InvalidEvent("/key", "is required"));
+    }
+    assertThat(texts.tree(0).get("deep").isArray()).isTrue();
+  }
+
   private static final String[] SCALARS = {
     "null",
     "true",
