@@ -107,49 +107,48 @@ final class FieldPointers {
   private void object(JsonParser p, FieldValue[] into, int[] candidates, int count, int depth) {
     while (p.nextToken() == JsonToken.PROPERTY_NAME) {
       String name = p.currentName();
-      JsonToken value = p.nextToken();
-      int ending = -1;
-      int[] deeper = null;
-      int deeperCount = 0;
-      for (int c = 0; c < count; c++) {
-        int s = candidates[c];
-        if (name.equals(names[s][depth])) {
-          if (names[s].length == depth + 1) {
-            ending = s;
-          } else {
-            if (deeper == null) {
-              deeper = new int[count];
-            }
-            deeper[deeperCount++] = s;
-          }
-        }
-      }
-      take(p, value, into, ending, deeper, deeperCount, depth);
+      member(p, p.nextToken(), into, candidates, count, depth, name, -1);
     }
   }
 
   private void array(JsonParser p, FieldValue[] into, int[] candidates, int count, int depth) {
     int index = 0;
     for (JsonToken value = p.nextToken(); value != JsonToken.END_ARRAY; value = p.nextToken()) {
-      int ending = -1;
-      int[] deeper = null;
-      int deeperCount = 0;
-      for (int c = 0; c < count; c++) {
-        int s = candidates[c];
-        if (indexes[s][depth] == index) {
-          if (names[s].length == depth + 1) {
-            ending = s;
-          } else {
-            if (deeper == null) {
-              deeper = new int[count];
-            }
-            deeper[deeperCount++] = s;
+      member(p, value, into, candidates, count, depth, null, index++);
+    }
+  }
+
+  /**
+   * The member the parser is at, of an object (named {@code name}) or of an array (at {@code
+   * index}, {@code name} null): the pointers among {@code candidates} that lead to it end here or
+   * go deeper.
+   */
+  private void member(
+      JsonParser p,
+      JsonToken value,
+      FieldValue[] into,
+      int[] candidates,
+      int count,
+      int depth,
+      String name,
+      int index) {
+    int ending = -1;
+    int[] deeper = null;
+    int deeperCount = 0;
+    for (int c = 0; c < count; c++) {
+      int s = candidates[c];
+      if (name != null ? name.equals(names[s][depth]) : indexes[s][depth] == index) {
+        if (names[s].length == depth + 1) {
+          ending = s;
+        } else {
+          if (deeper == null) {
+            deeper = new int[count];
           }
+          deeper[deeperCount++] = s;
         }
       }
-      take(p, value, into, ending, deeper, deeperCount, depth);
-      index++;
     }
+    take(p, value, into, ending, deeper, deeperCount, depth);
   }
 
   /** The value the parser is at: what ends here is taken, what goes deeper is looked for in it. */
