@@ -6,10 +6,11 @@ import java.util.List;
 import org.springframework.core.io.buffer.DataBuffer;
 
 /**
- * Cuts an NDJSON body into batches of its non-blank lines as its bytes arrive. A batch's lines are
- * slices of one array of its own, so that its events are read in place while the next batch fills
- * another: one copy of the bytes per batch, none per line, and no line decoded to a string. Not
- * thread-safe: one per body.
+ * Cuts an NDJSON body into batches of its non-blank lines as its bytes arrive. The lines are slices
+ * of the arrays the bytes were copied into, read in place: bytes are only ever appended to an array
+ * or copied on to a new one, never overwritten, so a batch handed on stays as it was while the next
+ * fills. One copy of the bytes, none per line, and no line decoded to a string. Not thread-safe:
+ * one per body.
  */
 final class NdjsonBatches {
   private final int batchLines;
@@ -19,8 +20,11 @@ final class NdjsonBatches {
   private int scanned;
   private EventTexts batch;
 
-  /** The bytes the last full batch took: the next is likely to take as many. */
-  private int batchBytes = 8192;
+  /** The bytes of the batch being filled, blank lines included. */
+  private int batchBytes;
+
+  /** The bytes the last full batch took: an array for the next is made to hold as many. */
+  private int lastBatchBytes = 8192;
 
   NdjsonBatches(int batchLines) {
     this.batchLines = batchLines;
@@ -57,6 +61,7 @@ final class NdjsonBatches {
         continue;
       }
       line(i);
+      batchBytes += i + 1 - lineStart;
       lineStart = i + 1;
       if (batch.size() == batchLines) {
         if (full.isEmpty()) {
@@ -64,10 +69,8 @@ final class NdjsonBatches {
         }
         full.add(batch);
         batch = new EventTexts(Math.min(batchLines, 1024));
-        batchBytes = lineStart;
-        i -= lineStart;
-        // The full batch keeps the array.
-        moveRest(0);
+        lastBatchBytes = batchBytes;
+        batchBytes = 0;
       }
     }
     scanned = length;
@@ -92,20 +95,17 @@ final class NdjsonBatches {
     return b == ' ' || (b >= 9 && b <= 13) || (b >= 28 && b <= 31);
   }
 
-  /** Room for {@code n} more bytes. */
-  private void reserve(int n) {
-    if (length + n > bytes.length) {
-      moveRest(n);
-    }
-  }
-
   /**
-   * Moves the bytes of the line being read to an array of their own, with room for {@code n} more:
-   * the lines already in a batch keep pointing into the old one.
+   * Room for {@code n} more bytes: when the array is full, the line being read moves to a new one
+   * made to hold a batch, and the lines already cut keep pointing into the old one.
    */
-  private void moveRest(int n) {
+  private void reserve(int n) {
+    if (length + n <= bytes.length) {
+      return;
+    }
     int kept = length - lineStart;
-    byte[] rest = new byte[Math.max(batchBytes + batchBytes / 8, Math.max(kept + n, 2 * kept))];
+    byte[] rest =
+        new byte[Math.max(lastBatchBytes + lastBatchBytes / 8, Math.max(kept + n, 2 * kept))];
     System.arraycopy(bytes, lineStart, rest, 0, kept);
     scanned -= lineStart;
     length = kept;
