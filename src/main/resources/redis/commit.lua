@@ -11,13 +11,15 @@
 --       10 its sources' watermark, 11 when a source was last heard from (9 to 11: '' unchanged),
 --       12 a waiting request's receipt field ('<request>:<partition>', '' none), 13 its counts
 --       (eight numbers, comma separated), 14 how long receipts are kept (ms), 15 number of shard
---       sections, then per section:
---         n, n x (key, state); n, n x key removed; n, n x (expiry, id); watermark ('' unchanged)
---       then panes: n, n x (field, index, start, retraction, key, timing, final, record)
---       then session windows merged away: n, n x (field, key, merge record)
---       then dead letters: n, n x (reason, record),
+--       sections, then per section four arguments:
+--         (key, state) pairs; keys removed; (expiry, id) pairs; watermark ('' unchanged)
+--       then panes: (field, index, start, retraction, key, timing, final, record) per pane,
+--       then session windows merged away: (field, key, merge record) per window,
+--       then dead letters: (reason, record) per dead letter,
 --       then the Kafka source partitions whose last applied record moved (cluster mode):
---         n, n x (field 'origin:<topic>:<partition>', offset), kept in the owner's meta.
+--         (field 'origin:<topic>:<partition>', offset) pairs, kept in the owner's meta.
+--       Each list is one argument, a MessagePack array of strings (PackedStrings): one argument
+--       per item cost the client and Redis more than the items' own commands.
 -- Returns the pane log ids of the panes, in order.
 --
 -- The owner's meta hash's 'commit' field names the last commit that landed ('<epoch>:<sequence>',
@@ -84,29 +86,20 @@ local function call_chunked(command, key, items)
   end
 end
 
--- The same over ARGV[from .. from + count - 1], which already holds the command's arguments.
-local function call_range(command, key, from, count)
-  local last = from + count - 1
-  for i = from, last, CHUNK do
-    redis.call(command, key, unpack(ARGV, i, math.min(i + CHUNK - 1, last)))
-  end
-end
-
 local a = 16
 for s = 0, tonumber(ARGV[15]) - 1 do
   local keys, ids, meta = KEYS[10 + 3 * s], KEYS[11 + 3 * s], KEYS[12 + 3 * s]
-  local n = tonumber(ARGV[a]); a = a + 1
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
-  call_range('HSET', keys, a, 2 * n); a = a + 2 * n
-  n = tonumber(ARGV[a]); a = a + 1
-  call_range('HDEL', keys, a, n); a = a + n
-  n = tonumber(ARGV[a]); a = a + 1
-  call_range('ZADD', ids, a, 2 * n); a = a + 2 * n
-  if n > 0 then
+  call_chunked('HSET', keys, cmsgpack.unpack(ARGV[a]))
+  call_chunked('HDEL', keys, cmsgpack.unpack(ARGV[a + 1]))
+  local expiring = cmsgpack.unpack(ARGV[a + 2])
+  call_chunked('ZADD', ids, expiring)
+  if #expiring > 0 then
     -- Past the cap, the ids that would expire soonest go, as the shard forgets them in memory.
     redis.call('ZREMRANGEBYRANK', ids, 0, -tonumber(ARGV[7]) - 1)
   end
-  local watermark = ARGV[a]; a = a + 1
+  local watermark = ARGV[a + 3]
+  a = a + 4
   if watermark ~= '' then
     redis.call('HSET', meta, 'watermark', watermark)
     -- An id is kept while its windows can change: until the watermark passes its expiry.
@@ -115,13 +108,13 @@ for s = 0, tonumber(ARGV[15]) - 1 do
 end
 
 local logged = {}
-local n = tonumber(ARGV[a]); a = a + 1
-local first = a
+local panes = cmsgpack.unpack(ARGV[a]); a = a + 1
+local n = #panes / 8
 -- Versioned upsert: a pane replaces the stored one only if its index is not lower. The stored
 -- indexes are read in one call; panes of one window within this commit compare in order.
 local fields = {}
 for i = 1, n do
-  fields[i] = ARGV[first + 8 * (i - 1)]
+  fields[i] = panes[8 * i - 7]
 end
 local stored = {}
 for i = 1, #fields, CHUNK do
@@ -132,16 +125,17 @@ for i = 1, #fields, CHUNK do
 end
 local winners = {}
 for i = 1, n do
-  local field, index, start, retraction = ARGV[a], tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
-  local record = ARGV[a + 7]
+  local p = 8 * i - 7
+  local field, index = panes[p], tonumber(panes[p + 1])
+  local start, retraction = panes[p + 2], panes[p + 3]
+  local record = panes[p + 7]
   logged[i] = redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[3], '*',
-    'key', ARGV[a + 4], 'timing', ARGV[a + 5], 'final', ARGV[a + 6],
+    'key', panes[p + 4], 'timing', panes[p + 5], 'final', panes[p + 6],
     'kind', retraction == '1' and 'retraction' or 'pane', 'record', record)
   if retraction ~= '1' and (stored[field] == nil or stored[field] <= index) then
     stored[field] = index
     winners[field] = {record, index, start}
   end
-  a = a + 8
 end
 local records, indexes, order = {}, {}, {}
 for field, w in pairs(winners) do
@@ -154,14 +148,12 @@ call_chunked('HSET', KEYS[4], indexes)
 call_chunked('ZADD', KEYS[5], order)
 -- A session merged into another is no window of its own any more: its result goes, and the pane
 -- log tells its readers so, after the commit's panes as the results see it.
-n = tonumber(ARGV[a]); a = a + 1
+local mergedAway = cmsgpack.unpack(ARGV[a]); a = a + 1
 local merged = {}
-for i = 1, n do
-  local field, key, record = ARGV[a], ARGV[a + 1], ARGV[a + 2]
-  merged[i] = field
-  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[3], '*', 'key', key, 'kind', 'merge',
-    'record', record)
-  a = a + 3
+for i = 1, #mergedAway, 3 do
+  merged[#merged + 1] = mergedAway[i]
+  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[3], '*',
+    'key', mergedAway[i + 1], 'kind', 'merge', 'record', mergedAway[i + 2])
 end
 call_chunked('HDEL', KEYS[3], merged)
 call_chunked('HDEL', KEYS[4], merged)
@@ -178,12 +170,11 @@ if over > 0 then
   call_chunked('HDEL', KEYS[4], names)
 end
 
-n = tonumber(ARGV[a]); a = a + 1
-for _ = 1, n do
-  redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[4], '*', 'reason', ARGV[a], 'record', ARGV[a + 1])
-  a = a + 2
+local deadLetters = cmsgpack.unpack(ARGV[a])
+for i = 1, #deadLetters, 2 do
+  redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[4], '*', 'reason', deadLetters[i],
+    'record', deadLetters[i + 1])
 end
-n = tonumber(ARGV[a]); a = a + 1
-call_range('HSET', KEYS[1], a, 2 * n); a = a + 2 * n
+call_chunked('HSET', KEYS[1], cmsgpack.unpack(ARGV[a + 1]))
 redis.call('HSET', KEYS[1], 'commit', epoch .. ':' .. sequence, 'commitPanes', table.concat(logged, ' '))
 return logged

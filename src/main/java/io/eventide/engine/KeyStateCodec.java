@@ -5,7 +5,6 @@ import io.eventide.engine.aggregate.CompactEncoding;
 import io.eventide.engine.aggregate.InlineAggregate;
 import io.eventide.engine.aggregate.PlainValueCodec;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -44,7 +43,7 @@ final class KeyStateCodec {
   private final int slotCount;
 
   /** Reused across keys: a blob costs one copy of its bytes. */
-  private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
+  private final StateBuffer buffer = new StateBuffer(256);
 
   private final DataOutputStream out = new DataOutputStream(buffer);
 

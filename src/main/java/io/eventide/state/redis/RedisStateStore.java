@@ -33,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -516,8 +517,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
 
   @Override
   public Mono<LogPage> panesAfter(String pipeline, String position, int limit) {
-    return strings
-        .execute(PANES, List.of(keys.paneLog(pipeline)), List.of(position, Integer.toString(limit)))
+    return bytes
+        .execute(PANES, List.of(keys.paneLog(pipeline)), List.of(ascii(position), number(limit)))
         .collectList()
         .map(RedisStateStore::logPage)
         .onErrorMap(RedisStateStore::unavailable);
@@ -525,42 +526,68 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
 
   /**
    * The reply of panes.lua: trimmed-through id, end id, the entries as XRANGE gives them, then how
-   * many entries were trimmed.
+   * many entries were trimmed. Read from the reply's bytes: a subscriber reads every pane back, and
+   * strings for the field names and a map per entry were most of what reading one cost.
    */
   private static LogPage logPage(List<?> replies) {
     // The script's one reply, a nested list, arrives as the one element of the Flux.
     List<?> reply = (List<?>) replies.get(0);
-    List<PaneEvent> entries = new ArrayList<>();
-    for (Object entry : (List<?>) reply.get(2)) {
+    List<?> raw = (List<?>) reply.get(2);
+    List<PaneEvent> entries = new ArrayList<>(raw.size());
+    for (Object entry : raw) {
       List<?> idAndFields = (List<?>) entry;
-      List<String> fields = flatten((List<?>) idAndFields.get(1));
-      Map<String, String> f = new HashMap<>();
-      for (int i = 0; i + 1 < fields.size(); i += 2) {
-        f.put(fields.get(i), fields.get(i + 1));
-      }
-      entries.add(paneEvent(text(idAndFields.get(0)), f));
+      entries.add(paneEvent(text(idAndFields.get(0)), (List<?>) idAndFields.get(1)));
     }
     return new LogPage(
         entries, text(reply.get(0)), text(reply.get(1)), ((Number) reply.get(3)).longValue());
   }
 
-  private static PaneEvent paneEvent(String id, Map<String, String> f) {
-    LogEntryKind kind =
-        switch (f.get("kind")) {
-          case "merge" -> LogEntryKind.MERGE;
-          case "retraction" -> LogEntryKind.RETRACTION;
-          case "pane" -> LogEntryKind.PANE;
-          default -> throw new IllegalStateException("unknown pane log entry " + f.get("kind"));
-        };
-    return kind == LogEntryKind.MERGE
-        ? PaneEvent.merge(id, f.get("key"), f.get("record"))
-        : new PaneEvent(
-            id,
-            kind,
-            f.get("key"),
-            Timing.valueOf(f.get("timing")),
-            "1".equals(f.get("final")),
-            f.get("record"));
+  /** An entry's fields as commit.lua writes them: name, value, name, value, ... */
+  private static PaneEvent paneEvent(String id, List<?> fields) {
+    byte[] kind = null;
+    String key = null;
+    String record = null;
+    Timing timing = null;
+    boolean last = false;
+    for (int i = 0; i + 1 < fields.size(); i += 2) {
+      byte[] name = (byte[]) fields.get(i);
+      byte[] value = (byte[]) fields.get(i + 1);
+      if (Arrays.equals(name, KIND)) {
+        kind = value;
+      } else if (Arrays.equals(name, KEY)) {
+        key = new String(value, StandardCharsets.UTF_8);
+      } else if (Arrays.equals(name, RECORD)) {
+        record = new String(value, StandardCharsets.UTF_8);
+      } else if (Arrays.equals(name, TIMING)) {
+        timing = timing(value);
+      } else if (Arrays.equals(name, FINAL)) {
+        last = Arrays.equals(value, ONE);
+      }
+    }
+    if (Arrays.equals(kind, MERGE)) {
+      return PaneEvent.merge(id, key, record);
+    }
+    LogEntryKind k;
+    if (Arrays.equals(kind, PANE)) {
+      k = LogEntryKind.PANE;
+    } else if (Arrays.equals(kind, RETRACTION)) {
+      k = LogEntryKind.RETRACTION;
+    } else {
+      throw new IllegalStateException(
+          "unknown pane log entry "
+              + (kind == null ? null : new String(kind, StandardCharsets.UTF_8)));
+    }
+    return new PaneEvent(id, k, key, timing, last, record);
+  }
+
+  private static Timing timing(byte[] name) {
+    for (int t = 0; t < TIMINGS.length; t++) {
+      if (Arrays.equals(name, TIMING_NAMES[t])) {
+        return TIMINGS[t];
+      }
+    }
+    throw new IllegalStateException(
+        "unknown pane timing " + new String(name, StandardCharsets.UTF_8));
   }
 
   private static String text(Object o) {
@@ -590,6 +617,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
 
     /** The sequence number of the last commit issued; commits are issued one after another. */
     private long sequence;
+
+    private final PackedStrings packed = new PackedStrings(1 << 16);
 
     RedisPipelineState(
         String pipeline,
@@ -647,15 +676,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       scriptKeys.add(keys.receipts(pipeline));
       scriptKeys.add(keys.receiptsByTime(pipeline));
       long number = ++sequence;
-      int size =
-          18
-              + 8 * commit.panes().size()
-              + 3 * commit.mergedAway().size()
-              + 2 * commit.deadLetters().size();
-      for (ShardChanges c : commit.shards()) {
-        size += 4 + 2 * c.changed().size() + c.removed().size() + 2 * c.ids().size();
-      }
-      List<byte[]> args = new ArrayList<>(size);
+      List<byte[]> args = new ArrayList<>(19 + 4 * commit.shards().size());
       args.add(epoch);
       args.add(number(number));
       args.add(number(state.paneLogMaxLength()));
@@ -681,55 +702,48 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         scriptKeys.add(keys.shardKeys(pipeline, shard));
         scriptKeys.add(keys.shardIds(pipeline, shard));
         scriptKeys.add(keys.shardMeta(pipeline, shard));
-        args.add(number(c.changed().size()));
-        c.changed()
-            .forEach(
-                (key, value) -> {
-                  args.add(utf8(key));
-                  args.add(value);
-                });
-        args.add(number(c.removed().size()));
-        c.removed().forEach(key -> args.add(utf8(key)));
-        args.add(number(c.ids().size()));
-        c.ids()
-            .forEach(
-                (id, expiry) -> {
-                  args.add(number(expiry));
-                  args.add(utf8(id));
-                });
+        packed.reset();
+        c.changed().forEach((key, value) -> packed.add(key).add(value));
+        args.add(packed.toBytes());
+        packed.reset();
+        c.removed().forEach(packed::add);
+        args.add(packed.toBytes());
+        packed.reset();
+        c.ids().forEach((id, expiry) -> packed.add(expiry).add(id));
+        args.add(packed.toBytes());
         args.add(c.watermark() == null ? new byte[0] : number(c.watermark()));
       }
-      args.add(number(commit.panes().size()));
+      packed.reset();
       for (RenderedPane r : commit.panes()) {
         Pane p = r.pane();
-        args.add(utf8(RedisKeys.windowField(p.key(), p.window().start(), p.window().end())));
-        args.add(number(p.info().index()));
-        args.add(number(p.window().start()));
-        args.add(p.retraction() ? ONE : ZERO);
-        args.add(utf8(p.key()));
-        args.add(utf8(p.info().timing().name()));
-        args.add(p.isFinal() ? ONE : ZERO);
-        args.add(utf8(r.json()));
+        packed
+            .add(RedisKeys.windowField(p.key(), p.window().start(), p.window().end()))
+            .add(p.info().index())
+            .add(p.window().start())
+            .add(p.retraction() ? 1 : 0)
+            .add(p.key())
+            .add(p.info().timing().name())
+            .add(p.isFinal() ? 1 : 0)
+            .add(r.json());
       }
-      args.add(number(commit.mergedAway().size()));
+      args.add(packed.toBytes());
+      packed.reset();
       for (KeyedWindow w : commit.mergedAway()) {
-        args.add(utf8(RedisKeys.windowField(w.key(), w.start(), w.end())));
-        args.add(utf8(w.key()));
-        args.add(
-            utf8(PaneRecords.merge(pipeline, w.key(), new Window(w.start(), w.end())).toString()));
+        packed
+            .add(RedisKeys.windowField(w.key(), w.start(), w.end()))
+            .add(w.key())
+            .add(PaneRecords.merge(pipeline, w.key(), new Window(w.start(), w.end())).toString());
       }
-      args.add(number(commit.deadLetters().size()));
+      args.add(packed.toBytes());
+      packed.reset();
       for (DeadLetter d : commit.deadLetters()) {
-        args.add(utf8(d.reason().wireName()));
-        args.add(utf8(d.toJson().toString()));
+        packed.add(d.reason().wireName()).add(d.toJson().toString());
       }
+      args.add(packed.toBytes());
       Map<String, Long> origins = progress == null ? Map.of() : progress.origins();
-      args.add(number(origins.size()));
-      origins.forEach(
-          (partition, offset) -> {
-            args.add(utf8(ORIGIN_FIELD + partition));
-            args.add(number(offset));
-          });
+      packed.reset();
+      origins.forEach((partition, offset) -> packed.add(ORIGIN_FIELD + partition).add(offset));
+      args.add(packed.toBytes());
       return bytes
           .execute(COMMIT, scriptKeys, args)
           .collectList()
@@ -861,7 +875,21 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final String ORIGIN_FIELD = "origin:";
 
   private static final byte[] ONE = {'1'};
-  private static final byte[] ZERO = {'0'};
+
+  /** A pane log entry's field names and kinds, as commit.lua writes them. */
+  private static final byte[] KIND = ascii("kind");
+
+  private static final byte[] KEY = ascii("key");
+  private static final byte[] RECORD = ascii("record");
+  private static final byte[] TIMING = ascii("timing");
+  private static final byte[] FINAL = ascii("final");
+  private static final byte[] PANE = ascii("pane");
+  private static final byte[] RETRACTION = ascii("retraction");
+  private static final byte[] MERGE = ascii("merge");
+
+  private static final Timing[] TIMINGS = Timing.values();
+  private static final byte[][] TIMING_NAMES =
+      Arrays.stream(TIMINGS).map(t -> ascii(t.name())).toArray(byte[][]::new);
 
   /** A script's reply (stream ids, hash fields) as one list of strings, however it is nested. */
   private static List<String> flatten(List<?> reply) {
@@ -883,6 +911,10 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   }
 
   private static byte[] number(long n) {
-    return utf8(Long.toString(n));
+    return ascii(Long.toString(n));
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
   }
 }

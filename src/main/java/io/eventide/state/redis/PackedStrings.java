@@ -1,0 +1,91 @@
+package io.eventide.state.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A list of strings as one MessagePack array, which commit.lua unpacks with Redis's built-in {@code
+ * cmsgpack}. A commit's thousands of panes and key states then travel as a few arguments: each
+ * argument of a script costs the client an encoding and Redis a parse of its own, and those were
+ * most of what a small item cost on both sides.
+ */
+final class PackedStrings {
+  /** An array32 header: the marker, then the count, written when the array is done. */
+  private static final int HEADER = 5;
+
+  private byte[] bytes;
+  private int size = HEADER;
+  private int count;
+
+  PackedStrings(int capacity) {
+    bytes = new byte[HEADER + capacity];
+  }
+
+  /** Empties the array for the next list, keeping the room the last ones took. */
+  PackedStrings reset() {
+    size = HEADER;
+    count = 0;
+    return this;
+  }
+
+  PackedStrings add(byte[] s) {
+    header(s.length);
+    ensure(s.length);
+    System.arraycopy(s, 0, bytes, size, s.length);
+    size += s.length;
+    return this;
+  }
+
+  PackedStrings add(String s) {
+    return add(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A number as its decimal digits, as Redis's commands and Lua's {@code tonumber} read it. */
+  PackedStrings add(long n) {
+    if (n < 0 || n > 9) {
+      return add(Long.toString(n).getBytes(StandardCharsets.US_ASCII));
+    }
+    header(1);
+    ensure(1);
+    bytes[size++] = (byte) ('0' + n);
+    return this;
+  }
+
+  byte[] toBytes() {
+    bytes[0] = (byte) 0xdd;
+    putInt(1, count);
+    return Arrays.copyOf(bytes, size);
+  }
+
+  private void header(int length) {
+    ensure(5);
+    count++;
+    if (length < 32) {
+      bytes[size++] = (byte) (0xa0 | length);
+    } else if (length < 1 << 8) {
+      bytes[size++] = (byte) 0xd9;
+      bytes[size++] = (byte) length;
+    } else if (length < 1 << 16) {
+      bytes[size++] = (byte) 0xda;
+      bytes[size++] = (byte) (length >>> 8);
+      bytes[size++] = (byte) length;
+    } else {
+      bytes[size++] = (byte) 0xdb;
+      putInt(size, length);
+      size += 4;
+    }
+  }
+
+  private void putInt(int at, int value) {
+    bytes[at] = (byte) (value >>> 24);
+    bytes[at + 1] = (byte) (value >>> 16);
+    bytes[at + 2] = (byte) (value >>> 8);
+    bytes[at + 3] = (byte) value;
+  }
+
+  private void ensure(int more) {
+    if (more > bytes.length - size) {
+      bytes = Arrays.copyOf(bytes, Math.max(2 * bytes.length, size + more));
+    }
+  }
+}
