@@ -15,8 +15,9 @@ port=8099
 for store in $stores; do
   for w in $workloads; do
     args=(--server.port=$port)
+    prefix=bench$RANDOM
     if [ "$store" = redis ]; then
-      args+=(--spring.profiles.active=redis --eventide.state.key-prefix=bench$RANDOM)
+      args+=(--spring.profiles.active=redis --eventide.state.key-prefix=$prefix)
     fi
     java -Xmx2g -jar "$jar" "${args[@]}" > /tmp/http-load-$store-$w.log 2>&1 &
     pid=$!
@@ -32,6 +33,10 @@ for store in $stores; do
       script=$(redis-cli INFO commandstats | grep -o 'cmdstat_evalsha:calls=[0-9]*,usec=[0-9]*' || true)
     fi
     kill $pid; wait $pid 2>/dev/null || true
+    if [ "$store" = redis ]; then
+      # The run's state, a few hundred MB: left behind, it would slow the runs after it.
+      redis-cli --scan --pattern "$prefix:*" | xargs -r -n 500 redis-cli unlink >/dev/null
+    fi
     echo "$store $line service CPU ${before// /} → ${after// /} $script"
   done
 done

@@ -123,25 +123,24 @@ for i = 1, #fields, CHUNK do
     if got[j] then stored[fields[i + j - 1]] = tonumber(got[j]) end
   end
 end
+-- Per window, where in panes the pane its result becomes is.
 local winners = {}
 for i = 1, n do
   local p = 8 * i - 7
-  local field, index = panes[p], tonumber(panes[p + 1])
-  local start, retraction = panes[p + 2], panes[p + 3]
-  local record = panes[p + 7]
-  logged[i] = redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[3], '*',
-    'key', panes[p + 4], 'timing', panes[p + 5], 'final', panes[p + 6],
-    'kind', retraction == '1' and 'retraction' or 'pane', 'record', record)
+  local field, index, retraction = panes[p], tonumber(panes[p + 1]), panes[p + 3]
+  logged[i] = redis.call('XADD', KEYS[6], '*', 'key', panes[p + 4], 'timing', panes[p + 5],
+    'final', panes[p + 6], 'kind', retraction == '1' and 'retraction' or 'pane',
+    'record', panes[p + 7])
   if retraction ~= '1' and (stored[field] == nil or stored[field] <= index) then
     stored[field] = index
-    winners[field] = {record, index, start}
+    winners[field] = p
   end
 end
 local records, indexes, order = {}, {}, {}
-for field, w in pairs(winners) do
-  records[#records + 1] = field; records[#records + 1] = w[1]
-  indexes[#indexes + 1] = field; indexes[#indexes + 1] = w[2]
-  order[#order + 1] = w[3]; order[#order + 1] = field
+for field, p in pairs(winners) do
+  records[#records + 1] = field; records[#records + 1] = panes[p + 7]
+  indexes[#indexes + 1] = field; indexes[#indexes + 1] = panes[p + 1]
+  order[#order + 1] = panes[p + 2]; order[#order + 1] = field
 end
 call_chunked('HSET', KEYS[3], records)
 call_chunked('HSET', KEYS[4], indexes)
@@ -152,8 +151,14 @@ local mergedAway = cmsgpack.unpack(ARGV[a]); a = a + 1
 local merged = {}
 for i = 1, #mergedAway, 3 do
   merged[#merged + 1] = mergedAway[i]
-  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[3], '*',
-    'key', mergedAway[i + 1], 'kind', 'merge', 'record', mergedAway[i + 2])
+  redis.call('XADD', KEYS[6], '*', 'key', mergedAway[i + 1], 'kind', 'merge',
+    'record', mergedAway[i + 2])
+end
+-- Trimmed once for the whole commit rather than at every entry, with three arguments less per
+-- pane: approximate trimming removes whole nodes either way. LIMIT 0 lifts the cap on what one
+-- trim removes (100 nodes), which a commit of more entries than that would otherwise outgrow.
+if n > 0 or #mergedAway > 0 then
+  redis.call('XTRIM', KEYS[6], 'MAXLEN', '~', ARGV[3], 'LIMIT', 0)
 end
 call_chunked('HDEL', KEYS[3], merged)
 call_chunked('HDEL', KEYS[4], merged)

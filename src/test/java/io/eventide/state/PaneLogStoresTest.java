@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The read side that pane streams use, the same in both stores: the log in pages with its trimmed
@@ -107,6 +108,27 @@ class PaneLogStoresTest {
 
   @ParameterizedTest
   @MethodSource("stores")
+  void oneCommitOfManyMoreEntriesThanTheLogKeepsLeavesTheLogAtItsRetention(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("large", "lineage", 1).join();
+    List<RenderedPane> panes = new ArrayList<>();
+    // More than one trim of Redis's removes by default (100 nodes of 100 entries).
+    for (int i = 0; i < 25_000; i++) {
+      panes.add(pane("k" + i, 0, false));
+    }
+    List<String> ids = state.commit(commit(panes, List.of())).join();
+    LogPage page = outputs.panesAfter("large", LogPage.START, 10_000).block();
+    assertThat(page.lostAfter(LogPage.START)).isTrue();
+    assertThat(ids.size() - page.trimmed()).isBetween((long) RETENTION, 2L * RETENTION);
+    LogPage resumed = outputs.panesAfter("large", page.trimmedThrough(), 10_000).block();
+    assertThat(resumed.entries())
+        .extracting(PaneEvent::id)
+        .isEqualTo(ids.subList((int) page.trimmed(), ids.size()));
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
   void mergesAreLoggedAfterTheirCommitsPanesAndTheSnapshotMatchesItsPosition(String kind) {
     StateStore store = store(kind);
     OutputStore outputs = (OutputStore) store;
@@ -180,6 +202,46 @@ class PaneLogStoresTest {
             r ->
                 assertThat(r.at("/window/start").asString())
                     .isGreaterThanOrEqualTo("1970-01-01T00:02"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void resultsKeepEachWindowsHighestPaneAndForgetTheEarliestWindowsPastTheLimit(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("kept", "lineage", 1).join();
+    int windows = OUTPUTS.resultsPerPipeline() + 200;
+    java.util.Random random = new java.util.Random(7);
+    // Each window's panes 0..3 in a random order, spread over random commits.
+    List<RenderedPane> pending = new ArrayList<>();
+    for (int w = 0; w < windows; w++) {
+      List<Integer> indexes = new ArrayList<>(List.of(0, 1, 2, 3));
+      java.util.Collections.shuffle(indexes, random);
+      for (int index : indexes) {
+        pending.add(rendered(new Window(60_000L * w, 60_000L * (w + 1)), "k", index, false));
+      }
+    }
+    java.util.Collections.shuffle(pending, random);
+    for (int from = 0; from < pending.size(); ) {
+      int to = Math.min(pending.size(), from + 1 + random.nextInt(300));
+      state.commit(commit(pending.subList(from, to), List.of())).join();
+      from = to;
+    }
+    KeyedWindow mergedAway = new KeyedWindow("k", 60_000L * (windows - 1), 60_000L * windows);
+    state.commit(commit(List.of(), List.of(mergedAway))).join();
+    List<JsonNode> kept =
+        outputs
+            .results("kept", null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10 * windows)
+            .block()
+            .records();
+    // The earliest windows went past the limit, the merged one is gone; each holds its last pane.
+    assertThat(kept).hasSize(OUTPUTS.resultsPerPipeline() - 1);
+    for (int i = 0; i < kept.size(); i++) {
+      long start = 60_000L * (windows - OUTPUTS.resultsPerPipeline() + i);
+      assertThat(kept.get(i).at("/window/start").asString())
+          .isEqualTo(java.time.Instant.ofEpochMilli(start).toString().replace("Z", ".000Z"));
+      assertThat(kept.get(i).at("/pane/index").asInt()).isEqualTo(3);
+    }
   }
 
   private static Commit commit(List<RenderedPane> panes, List<KeyedWindow> merged) {
