@@ -2,6 +2,7 @@ package io.eventide.state.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /**
  * A list of strings as one MessagePack array, which commit.lua unpacks with Redis's built-in {@code
@@ -21,11 +22,14 @@ final class PackedStrings {
     bytes = new byte[HEADER + capacity];
   }
 
-  /** Empties the array for the next list, keeping the room the last ones took. */
-  PackedStrings reset() {
+  /** The list {@code items} adds, packed; the room it took is kept for the next one. */
+  byte[] pack(Consumer<PackedStrings> items) {
     size = HEADER;
     count = 0;
-    return this;
+    items.accept(this);
+    bytes[0] = (byte) 0xdd;
+    putInt(1, count);
+    return Arrays.copyOf(bytes, size);
   }
 
   PackedStrings add(byte[] s) {
@@ -49,12 +53,6 @@ final class PackedStrings {
     ensure(1);
     bytes[size++] = (byte) ('0' + n);
     return this;
-  }
-
-  byte[] toBytes() {
-    bytes[0] = (byte) 0xdd;
-    putInt(1, count);
-    return Arrays.copyOf(bytes, size);
   }
 
   private void header(int length) {

@@ -2,7 +2,6 @@ package io.eventide.state.redis;
 
 import io.eventide.config.OutputProperties;
 import io.eventide.config.StateProperties;
-import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
@@ -702,48 +701,50 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         scriptKeys.add(keys.shardKeys(pipeline, shard));
         scriptKeys.add(keys.shardIds(pipeline, shard));
         scriptKeys.add(keys.shardMeta(pipeline, shard));
-        packed.reset();
-        c.changed().forEach((key, value) -> packed.add(key).add(value));
-        args.add(packed.toBytes());
-        packed.reset();
-        c.removed().forEach(packed::add);
-        args.add(packed.toBytes());
-        packed.reset();
-        c.ids().forEach((id, expiry) -> packed.add(expiry).add(id));
-        args.add(packed.toBytes());
+        args.add(packed.pack(p -> c.changed().forEach((key, value) -> p.add(key).add(value))));
+        args.add(packed.pack(p -> c.removed().forEach(p::add)));
+        args.add(packed.pack(p -> c.ids().forEach((id, expiry) -> p.add(expiry).add(id))));
         args.add(c.watermark() == null ? new byte[0] : number(c.watermark()));
       }
-      packed.reset();
-      for (RenderedPane r : commit.panes()) {
-        Pane p = r.pane();
-        packed
-            .add(RedisKeys.windowField(p.key(), p.window().start(), p.window().end()))
-            .add(p.info().index())
-            .add(p.window().start())
-            .add(p.retraction() ? 1 : 0)
-            .add(p.key())
-            .add(p.info().timing().name())
-            .add(p.isFinal() ? 1 : 0)
-            .add(r.json());
-      }
-      args.add(packed.toBytes());
-      packed.reset();
-      for (KeyedWindow w : commit.mergedAway()) {
-        packed
-            .add(RedisKeys.windowField(w.key(), w.start(), w.end()))
-            .add(w.key())
-            .add(PaneRecords.merge(pipeline, w.key(), new Window(w.start(), w.end())).toString());
-      }
-      args.add(packed.toBytes());
-      packed.reset();
-      for (DeadLetter d : commit.deadLetters()) {
-        packed.add(d.reason().wireName()).add(d.toJson().toString());
-      }
-      args.add(packed.toBytes());
+      args.add(
+          packed.pack(
+              p -> {
+                for (RenderedPane r : commit.panes()) {
+                  Pane pane = r.pane();
+                  Window w = pane.window();
+                  p.add(RedisKeys.windowField(pane.key(), w.start(), w.end()))
+                      .add(pane.info().index())
+                      .add(w.start())
+                      .add(pane.retraction() ? 1 : 0)
+                      .add(pane.key())
+                      .add(pane.info().timing().name())
+                      .add(pane.isFinal() ? 1 : 0)
+                      .add(r.json());
+                }
+              }));
+      args.add(
+          packed.pack(
+              p -> {
+                for (KeyedWindow w : commit.mergedAway()) {
+                  p.add(RedisKeys.windowField(w.key(), w.start(), w.end()))
+                      .add(w.key())
+                      .add(
+                          PaneRecords.merge(pipeline, w.key(), new Window(w.start(), w.end()))
+                              .toString());
+                }
+              }));
+      args.add(
+          packed.pack(
+              p ->
+                  commit
+                      .deadLetters()
+                      .forEach(d -> p.add(d.reason().wireName()).add(d.toJson().toString()))));
       Map<String, Long> origins = progress == null ? Map.of() : progress.origins();
-      packed.reset();
-      origins.forEach((partition, offset) -> packed.add(ORIGIN_FIELD + partition).add(offset));
-      args.add(packed.toBytes());
+      args.add(
+          packed.pack(
+              p ->
+                  origins.forEach(
+                      (partition, offset) -> p.add(ORIGIN_FIELD + partition).add(offset))));
       return bytes
           .execute(COMMIT, scriptKeys, args)
           .collectList()

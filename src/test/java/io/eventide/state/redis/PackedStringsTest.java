@@ -33,20 +33,22 @@ class PackedStringsTest {
     try (RedisClient client = RedisClient.create(TestRedis.url());
         StatefulRedisConnection<byte[], byte[]> redis = client.connect(ByteArrayCodec.INSTANCE)) {
       for (int round = 0; round < 2; round++) {
-        packed.reset();
-        List<byte[]> expected = new ArrayList<>();
-        for (byte[] s : strings) {
-          packed.add(s);
-          expected.add(s);
-        }
+        List<byte[]> expected = new ArrayList<>(strings);
         for (long n : numbers) {
-          packed.add(n);
           expected.add(Long.toString(n).getBytes(StandardCharsets.US_ASCII));
         }
-        packed.add("ключ €");
         expected.add("ключ €".getBytes(StandardCharsets.UTF_8));
+        byte[] list =
+            packed.pack(
+                p -> {
+                  strings.forEach(p::add);
+                  for (long n : numbers) {
+                    p.add(n);
+                  }
+                  p.add("ключ €");
+                });
         List<byte[]> unpacked =
-            redis.sync().eval(UNPACK, ScriptOutputType.MULTI, new byte[0][], packed.toBytes());
+            redis.sync().eval(UNPACK, ScriptOutputType.MULTI, new byte[0][], list);
         assertThat(unpacked).hasSameSizeAs(expected);
         for (int i = 0; i < expected.size(); i++) {
           assertThat(unpacked.get(i)).as("item %d", i).isEqualTo(expected.get(i));
@@ -56,7 +58,7 @@ class PackedStringsTest {
               redis
                   .sync()
                   .<List<byte[]>>eval(
-                      UNPACK, ScriptOutputType.MULTI, new byte[0][], packed.reset().toBytes()))
+                      UNPACK, ScriptOutputType.MULTI, new byte[0][], packed.pack(p -> {})))
           .isEmpty();
     }
   }
