@@ -82,6 +82,17 @@ class PaneLogStoresTest {
     assertThat(first.end()).isEqualTo(ids.get(99));
     LogPage second = outputs.panesAfter("logged", ids.get(39), 1000).block();
     assertThat(second.entries()).extracting(PaneEvent::id).isEqualTo(ids.subList(40, 100));
+    assertThat(second.lostAfter(ids.get(39))).isFalse();
+    // After a held id, a page of exactly the limit; after the newest, nothing and nothing lost.
+    LogPage limited = outputs.panesAfter("logged", ids.get(9), 40).block();
+    assertThat(limited.entries()).extracting(PaneEvent::id).isEqualTo(ids.subList(10, 50));
+    LogPage atEnd = outputs.panesAfter("logged", ids.get(99), 10).block();
+    assertThat(atEnd.entries()).isEmpty();
+    assertThat(atEnd.lostAfter(ids.get(99))).isFalse();
+    // A position that was never an entry's id, before every entry: the whole log, nothing lost.
+    LogPage fromBefore = outputs.panesAfter("logged", "0-1", 1000).block();
+    assertThat(fromBefore.entries()).extracting(PaneEvent::id).isEqualTo(ids);
+    assertThat(fromBefore.lostAfter("0-1")).isFalse();
     assertThat(outputs.panesAfter("logged", LogPage.START, 0).block().entries()).isEmpty();
 
     for (int i = 0; i < 3 * RETENTION; i++) {
@@ -104,6 +115,12 @@ class PaneLogStoresTest {
     assertThat(resumed.entries())
         .extracting(PaneEvent::id)
         .isEqualTo(ids.subList(kept, ids.size()));
+    // After an id the trimmed log still holds: the rest of the log, nothing lost.
+    LogPage afterHeld = outputs.panesAfter("logged", ids.get(kept), 10_000).block();
+    assertThat(afterHeld.lostAfter(ids.get(kept))).isFalse();
+    assertThat(afterHeld.entries())
+        .extracting(PaneEvent::id)
+        .isEqualTo(ids.subList(kept + 1, ids.size()));
   }
 
   @ParameterizedTest

@@ -28,6 +28,7 @@ import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
 import io.eventide.state.UnreplicatedCommitException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -46,6 +47,7 @@ import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.stream.ByteBufferRecord;
 import org.springframework.data.redis.core.ReactiveRedisTemplate;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.ScanOptions;
@@ -514,8 +516,51 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         .onErrorMap(RedisStateStore::unavailable);
   }
 
+  /**
+   * A read after an id the log still holds is one native {@code XRANGE} from that id on: the
+   * entry's presence proves nothing after it was trimmed, since trimming only removes the oldest
+   * entries. Every other read (from the start, after an id the log no longer holds or never held,
+   * or of no entries) is panes.lua, which reads the bounds and the page at one moment. A page
+   * through the script cost Redis several times the native read: every byte of every entry became a
+   * Lua string on the way out.
+   */
   @Override
   public Mono<LogPage> panesAfter(String pipeline, String position, int limit) {
+    if (limit == 0 || LogPage.START.equals(position)) {
+      return pageWithBounds(pipeline, position, limit);
+    }
+    ByteBuffer log = ByteBuffer.wrap(utf8(keys.paneLog(pipeline)));
+    return bytes
+        .execute(
+            c ->
+                c.streamCommands()
+                    .xRange(log, Range.closed(position, "+"), Limit.limit().count(limit + 1)))
+        .collectList()
+        .flatMap(
+            records ->
+                !records.isEmpty() && records.get(0).getId().getValue().equals(position)
+                    ? Mono.just(LogPage.held(entries(records.subList(1, records.size()))))
+                    : pageWithBounds(pipeline, position, limit))
+        .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  private static List<PaneEvent> entries(List<ByteBufferRecord> records) {
+    List<PaneEvent> entries = new ArrayList<>(records.size());
+    for (ByteBufferRecord r : records) {
+      EntryFields fields = new EntryFields();
+      r.getValue().forEach((name, value) -> fields.add(copy(name), copy(value)));
+      entries.add(fields.event(r.getId().getValue()));
+    }
+    return entries;
+  }
+
+  private static byte[] copy(ByteBuffer buffer) {
+    byte[] out = new byte[buffer.remaining()];
+    buffer.duplicate().get(out);
+    return out;
+  }
+
+  private Mono<LogPage> pageWithBounds(String pipeline, String position, int limit) {
     return bytes
         .execute(PANES, List.of(keys.paneLog(pipeline)), List.of(ascii(position), number(limit)))
         .collectList()
@@ -535,22 +580,26 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     List<PaneEvent> entries = new ArrayList<>(raw.size());
     for (Object entry : raw) {
       List<?> idAndFields = (List<?>) entry;
-      entries.add(paneEvent(text(idAndFields.get(0)), (List<?>) idAndFields.get(1)));
+      List<?> values = (List<?>) idAndFields.get(1);
+      EntryFields fields = new EntryFields();
+      for (int i = 0; i + 1 < values.size(); i += 2) {
+        fields.add((byte[]) values.get(i), (byte[]) values.get(i + 1));
+      }
+      entries.add(fields.event(text(idAndFields.get(0))));
     }
     return new LogPage(
         entries, text(reply.get(0)), text(reply.get(1)), ((Number) reply.get(3)).longValue());
   }
 
-  /** An entry's fields as commit.lua writes them: name, value, name, value, ... */
-  private static PaneEvent paneEvent(String id, List<?> fields) {
-    byte[] kind = null;
-    String key = null;
-    String record = null;
-    Timing timing = null;
-    boolean last = false;
-    for (int i = 0; i + 1 < fields.size(); i += 2) {
-      byte[] name = (byte[]) fields.get(i);
-      byte[] value = (byte[]) fields.get(i + 1);
+  /** One pane log entry's fields as commit.lua writes them, read by name in any order. */
+  private static final class EntryFields {
+    private byte[] kind;
+    private String key;
+    private String record;
+    private Timing timing;
+    private boolean last;
+
+    void add(byte[] name, byte[] value) {
       if (Arrays.equals(name, KIND)) {
         kind = value;
       } else if (Arrays.equals(name, KEY)) {
@@ -563,20 +612,23 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         last = Arrays.equals(value, ONE);
       }
     }
-    if (Arrays.equals(kind, MERGE)) {
-      return PaneEvent.merge(id, key, record);
+
+    PaneEvent event(String id) {
+      if (Arrays.equals(kind, MERGE)) {
+        return PaneEvent.merge(id, key, record);
+      }
+      LogEntryKind k;
+      if (Arrays.equals(kind, PANE)) {
+        k = LogEntryKind.PANE;
+      } else if (Arrays.equals(kind, RETRACTION)) {
+        k = LogEntryKind.RETRACTION;
+      } else {
+        throw new IllegalStateException(
+            "unknown pane log entry "
+                + (kind == null ? null : new String(kind, StandardCharsets.UTF_8)));
+      }
+      return new PaneEvent(id, k, key, timing, last, record);
     }
-    LogEntryKind k;
-    if (Arrays.equals(kind, PANE)) {
-      k = LogEntryKind.PANE;
-    } else if (Arrays.equals(kind, RETRACTION)) {
-      k = LogEntryKind.RETRACTION;
-    } else {
-      throw new IllegalStateException(
-          "unknown pane log entry "
-              + (kind == null ? null : new String(kind, StandardCharsets.UTF_8)));
-    }
-    return new PaneEvent(id, k, key, timing, last, record);
   }
 
   private static Timing timing(byte[] name) {
