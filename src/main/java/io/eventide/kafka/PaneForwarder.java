@@ -279,7 +279,9 @@ final class PaneForwarder {
     }
     if (behind || from.read() < 0) {
       // Behind: on from the oldest entry the log holds. No checkpoint yet: the same, and what the
-      // log no longer holds was never this forwarder's to send.
+      // log no longer holds was never this forwarder's to send. Either way the page carries the
+      // log's bounds (LogPage#held leaves them out only for a page that lost nothing after a
+      // position the log held; with no checkpoint the position is LogPage.START).
       Checkpoint start =
           behind
               ? new Checkpoint(page.trimmedThrough(), page.trimmed())
