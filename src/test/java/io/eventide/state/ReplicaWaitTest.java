@@ -25,7 +25,9 @@ class ReplicaWaitTest {
             ServiceOnOwnRedis.start(
                 "--spring.data.redis.timeout=2s",
                 "--eventide.state.redis.wait-replicas=1",
-                "--eventide.state.redis.wait-timeout=300ms");
+                // Long enough for a replica that is up to confirm on a loaded machine (300 ms
+                // once failed the first batch in CI), short of the 2 s command timeout.
+                "--eventide.state.redis.wait-timeout=1s");
         StoppableRedis replica = StoppableRedis.replicaOf(service.redis)) {
       LiveApi api = service.api;
       await()
