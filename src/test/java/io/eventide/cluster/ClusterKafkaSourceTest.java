@@ -49,6 +49,9 @@ class ClusterKafkaSourceTest {
           Map.of(
               AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
               KafkaTestBroker.get().bootstrapServers(),
+              // The topic is new: see KafkaIntegrationTest.producer for why one request at a time.
+              ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+              1,
               ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
               ByteArraySerializer.class,
               ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,

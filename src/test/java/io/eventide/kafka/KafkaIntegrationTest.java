@@ -231,12 +231,23 @@ abstract class KafkaIntegrationTest {
     return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
   }
 
+  /**
+   * A producer for topics a test has just created: one request in flight per broker, because a
+   * broker that has not yet applied a new partition refuses the first request, may accept the next
+   * one, and then refuses the first one's retries for ever (KAFKA-15591; the in-process broker here
+   * has the bug).
+   */
   static KafkaProducer<String, byte[]> producer() {
     return new KafkaProducer<>(
         Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers(),
+            ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+            1,
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+            StringSerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+            ByteArraySerializer.class));
   }
 
   static byte[] bytes(String s) {

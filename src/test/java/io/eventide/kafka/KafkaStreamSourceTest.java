@@ -80,9 +80,11 @@ class KafkaStreamSourceTest extends KafkaIntegrationTest {
     try (KafkaProducer<String, byte[]> producer = producer()) {
       for (int i = 1; i <= 10; i++) {
         String key = i % 2 == 0 ? "a" : "b";
+        // In time order: the records may reach the stream in more than one poll, and a minute's
+        // window closes once a poll has carried the watermark past it.
         producer.send(
             new ProducerRecord<>(
-                TOPIC, key, bytes(event(key, "12:0" + (i % 3) + ":00", i, "t" + i))));
+                TOPIC, key, bytes(event(key, "12:0" + (i - 1) / 4 + ":00", i, "t" + i))));
       }
       producer.send(new ProducerRecord<>(TOPIC, "bad", bytes("{not json")));
     }
