@@ -78,7 +78,7 @@ public final class EventReader {
   public EventReader(
       EventPointers pointers, EventExpression filter, List<Lane> lanes, JsonLimits limits) {
     this.pointers = pointers;
-    this.json = limits.strictMapper();
+    this.json = limits.eventMapper();
     this.key = pointers.key().stream().mapToInt(k -> found.slot(k, false, true)).toArray();
     this.timestamp = found.slot(pointers.timestamp(), false, false);
     this.id = found.slot(pointers.id(), false, false);
@@ -148,6 +148,7 @@ public final class EventReader {
   public final class Reading implements AutoCloseable {
     private final EventTexts texts;
     private final FieldValue[] values = found.values();
+    private final PropertyNames names = new PropertyNames();
 
     /** The parser of the texts up to {@code runEnd}, from byte {@code runStart}; or null. */
     private JsonParser run;
@@ -211,9 +212,10 @@ public final class EventReader {
         return null;
       }
       if (first == JsonToken.START_OBJECT) {
-        found.find(run, values);
+        found.find(run, values, names);
       } else {
-        run.skipChildren();
+        names.reset();
+        names.skip(run, first);
       }
       long end = run.currentLocation().getByteOffset();
       if (end > to || !whitespace(texts.array(i), runStart + (int) end, runStart + to)) {
@@ -226,10 +228,11 @@ public final class EventReader {
       try (JsonParser p = json.createParser(texts.array(i), texts.offset(i), texts.length(i))) {
         JsonToken first = p.nextToken();
         if (first != JsonToken.START_OBJECT) {
-          p.skipChildren();
+          names.reset();
+          names.skip(p, first);
           return first == null || p.nextToken() == null ? NOT_AN_OBJECT : UnreadableEvent.INSTANCE;
         }
-        found.find(p, values);
+        found.find(p, values, names);
         return p.nextToken() == null ? event(values, null) : UnreadableEvent.INSTANCE;
       } catch (JacksonException e) {
         return UnreadableEvent.INSTANCE;

@@ -95,26 +95,34 @@ final class FieldPointers {
   }
 
   /**
-   * Each pointer's value in the object the parser is at the start of, which it reads to its end.
+   * Each pointer's value in the object the parser is at the start of, which it reads to its end,
+   * refusing a property name given twice in any object of it (the parser does not: see {@link
+   * JsonLimits#eventMapper()}).
    */
-  void find(JsonParser p, FieldValue[] into) {
+  void find(JsonParser p, FieldValue[] into, PropertyNames seen) {
     for (FieldValue v : into) {
       v.clear();
     }
-    object(p, into, all, all.length, 0);
+    seen.reset();
+    object(p, into, seen, all, all.length, 0);
   }
 
-  private void object(JsonParser p, FieldValue[] into, int[] candidates, int count, int depth) {
+  private void object(
+      JsonParser p, FieldValue[] into, PropertyNames seen, int[] candidates, int count, int depth) {
+    seen.enter();
     while (p.nextToken() == JsonToken.PROPERTY_NAME) {
       String name = p.currentName();
-      member(p, p.nextToken(), into, candidates, count, depth, name, -1);
+      seen.add(p, name);
+      member(p, p.nextToken(), into, seen, candidates, count, depth, name, -1);
     }
+    seen.exit();
   }
 
-  private void array(JsonParser p, FieldValue[] into, int[] candidates, int count, int depth) {
+  private void array(
+      JsonParser p, FieldValue[] into, PropertyNames seen, int[] candidates, int count, int depth) {
     int index = 0;
     for (JsonToken value = p.nextToken(); value != JsonToken.END_ARRAY; value = p.nextToken()) {
-      member(p, value, into, candidates, count, depth, null, index++);
+      member(p, value, into, seen, candidates, count, depth, null, index++);
     }
   }
 
@@ -127,6 +135,7 @@ final class FieldPointers {
       JsonParser p,
       JsonToken value,
       FieldValue[] into,
+      PropertyNames seen,
       int[] candidates,
       int count,
       int depth,
@@ -148,7 +157,7 @@ final class FieldPointers {
         }
       }
     }
-    take(p, value, into, ending, deeper, deeperCount, depth);
+    take(p, value, into, seen, ending, deeper, deeperCount, depth);
   }
 
   /** The value the parser is at: what ends here is taken, what goes deeper is looked for in it. */
@@ -156,6 +165,7 @@ final class FieldPointers {
       JsonParser p,
       JsonToken value,
       FieldValue[] into,
+      PropertyNames seen,
       int ending,
       int[] deeper,
       int deeperCount,
@@ -164,7 +174,7 @@ final class FieldPointers {
       if (ending >= 0) {
         into[ending].read(p, value, onlyNumbers[ending], repeats[ending] ? repeated : null);
       } else {
-        p.skipChildren();
+        seen.skip(p, value);
       }
     } else if (ending >= 0) {
       JsonNode node = p.readValueAsTree();
@@ -174,9 +184,9 @@ final class FieldPointers {
         into[s].set(node.at(tails[s][depth]));
       }
     } else if (value == JsonToken.START_OBJECT) {
-      object(p, into, deeper, deeperCount, depth + 1);
+      object(p, into, seen, deeper, deeperCount, depth + 1);
     } else if (value == JsonToken.START_ARRAY) {
-      array(p, into, deeper, deeperCount, depth + 1);
+      array(p, into, seen, deeper, deeperCount, depth + 1);
     }
   }
 }

@@ -177,10 +177,62 @@ class EventReaderTest {
             + "'o':{'type':'ohlc','field':'/v','volume':'/w'}}";
     EventReader streaming = reader("{'window':{'type':'global'}," + fields + "}");
     EventReader tree = reader("{'window':{'type':'global'},'filter':'true'," + fields + "}");
+    JsonMapper strict = JsonLimits.DEFAULT.strictMapper();
     Random random = new Random(18);
     for (int n = 0; n < 20_000; n++) {
       String text = randomEvent(random);
-      assertThat(describe(read(streaming, text))).as(text).isEqualTo(describe(read(tree, text)));
+      EventReadResult read = read(streaming, text);
+      assertThat(describe(read)).as(text).isEqualTo(describe(read(tree, text)));
+      // Unreadable exactly when the strict parser, duplicate names and all, refuses the text.
+      assertThat(read == UnreadableEvent.INSTANCE).as(text).isEqualTo(!strictlyJson(strict, text));
+    }
+  }
+
+  private static boolean strictlyJson(JsonMapper strict, String text) {
+    try {
+      strict.readTree(text.replace('\'', '"'));
+      return true;
+    } catch (tools.jackson.core.JacksonException e) {
+      return false;
+    }
+  }
+
+  /**
+   * A name given twice in one object makes the event unreadable wherever the object lies: read,
+   * skipped, inside an array, inside a payload, past the names an object compares one by one; the
+   * same name in different objects does not.
+   */
+  @Test
+  void refusesANameGivenTwiceInAnyObject() {
+    String many = "'n0':0";
+    for (int i = 1; i < 20; i++) {
+      many += ",'n" + i + "':" + i;
+    }
+    String event = "'key':'k','timestamp':0,'value':1,";
+    List<String> twice =
+        List.of(
+            "{" + event + "'key':'j'}",
+            "{" + event + "'x':1,'x':2}",
+            "{" + event + "'x':{'a':1,'b':{'c':1,'c':1}}}",
+            "{" + event + "'x':[1,{'a':1,'a':1}]}",
+            "{'key':'k','timestamp':0,'value':{'a':1,'a':2}}",
+            "{" + event + many + ",'n2':0}",
+            "{" + event + many + ",'n19':0}",
+            "{" + event + many + ",'n20':0,'n20':1}",
+            "{" + event + "'x':{" + many + ",'n7':0}}",
+            "[{'a':1,'a':2}]");
+    JsonMapper strict = JsonLimits.DEFAULT.strictMapper();
+    for (String text : twice) {
+      assertThat(strictlyJson(strict, text)).as(text).isFalse();
+      assertThat(read(NUMBERS, text)).as(text).isSameAs(UnreadableEvent.INSTANCE);
+      assertThat(read(PAYLOADS, text)).as(text).isSameAs(UnreadableEvent.INSTANCE);
+    }
+    for (String text :
+        List.of(
+            "{" + event + "'x':{'key':1},'y':{'key':2,'z':{'key':3}},'a':[{'key':1},{'key':2}]}",
+            "{" + event + many + "}",
+            "{" + event + "'x':{" + many + ",'y':{" + many + "}}}")) {
+      assertThat(read(NUMBERS, text)).as(text).isInstanceOf(Event.class);
     }
   }
 
@@ -341,6 +393,10 @@ class EventReaderTest {
         out.append(',');
       }
       out.append('\'').append(names.get(f)).append("':").append(value(random, depth - 1));
+    }
+    if (fields > 0 && random.nextInt(8) == 0) {
+      // A name given twice, which refuses the whole event wherever the object lies.
+      out.append(",'").append(names.get(random.nextInt(fields))).append("':0");
     }
     return out.append('}').toString();
   }
