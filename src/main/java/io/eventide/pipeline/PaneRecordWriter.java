@@ -26,6 +26,7 @@ public final class PaneRecordWriter {
 
   private final String pipeline;
   private final KeyFields keys;
+  private final TimestampTexts times = new TimestampTexts();
   private CharArrayWriter text;
   private JsonGenerator json;
 
@@ -37,7 +38,7 @@ public final class PaneRecordWriter {
 
   public String write(Pane pane) {
     try {
-      PaneRecords.write(json, pipeline, keys, pane);
+      PaneRecords.write(json, pipeline, keys, times, pane);
       json.flush();
     } catch (RuntimeException e) {
       // The generator is left inside the record it could not finish.

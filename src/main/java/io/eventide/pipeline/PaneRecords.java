@@ -21,21 +21,23 @@ public final class PaneRecords {
    * Writes a pane's record as one root value.
    *
    * @param keys how the pane's key is shown: a string, or an object for a composite key
+   * @param times the writer's texts of times
    */
-  static void write(JsonGenerator json, String pipeline, KeyFields keys, Pane pane) {
+  static void write(
+      JsonGenerator json, String pipeline, KeyFields keys, TimestampTexts times, Pane pane) {
     json.writeStartObject();
     json.writeStringProperty("pipeline", pipeline);
     json.writeName("key");
     keys.write(json, pane.key());
     json.writeName("window");
-    writeWindow(json, pane.window());
+    writeWindow(json, times, pane.window());
     json.writeName("value");
     PlainValues.write(json, pane.value());
     if (pane.partial() != null) {
       json.writeName("partial");
       PlainValues.write(json, pane.partial());
     }
-    json.writeStringProperty("timestamp", Timestamps.format(pane.timestamp()));
+    json.writeStringProperty("timestamp", times.of(pane.timestamp()));
     json.writeName("pane");
     writeInfo(json, pane.info());
     json.writeBooleanProperty("retraction", pane.retraction());
@@ -43,9 +45,9 @@ public final class PaneRecords {
       json.writeNumberProperty("retracts", pane.retracts());
     }
     json.writeBooleanProperty("final", pane.isFinal());
-    json.writeStringProperty("finalAt", Timestamps.format(pane.finalAt()));
-    json.writeStringProperty("emittedAt", Timestamps.format(pane.emittedAt()));
-    json.writeStringProperty("watermark", Timestamps.formatWatermark(pane.watermark()));
+    json.writeStringProperty("finalAt", times.of(pane.finalAt()));
+    json.writeStringProperty("emittedAt", times.of(pane.emittedAt()));
+    json.writeStringProperty("watermark", times.watermark(pane.watermark()));
     json.writeEndObject();
   }
 
@@ -73,13 +75,13 @@ public final class PaneRecords {
   }
 
   /** {@link #window} for a pane record. */
-  private static void writeWindow(JsonGenerator json, Window window) {
+  private static void writeWindow(JsonGenerator json, TimestampTexts times, Window window) {
     json.writeStartObject();
     if (window.isGlobal()) {
       json.writeBooleanProperty("global", true);
     } else {
-      json.writeStringProperty("start", Timestamps.format(window.start()));
-      json.writeStringProperty("end", Timestamps.format(window.end()));
+      json.writeStringProperty("start", times.of(window.start()));
+      json.writeStringProperty("end", times.of(window.end()));
     }
     json.writeEndObject();
   }

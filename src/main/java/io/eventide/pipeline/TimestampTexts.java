@@ -1,0 +1,38 @@
+package io.eventide.pipeline;
+
+import io.eventide.engine.Time;
+
+/**
+ * The texts of the times a shard writes into its pane records, kept for the few that come back pane
+ * after pane: a batch's panes mostly share their window's bounds, the watermark and the time they
+ * were emitted, and formatting each of the six times of every record again showed in profiles. A
+ * small table, a newer time replacing an older in its slot. Not thread-safe: one per writer.
+ */
+final class TimestampTexts {
+  private static final int SLOTS = 16;
+
+  private final long[] millis = new long[SLOTS];
+  private final String[] texts = new String[SLOTS];
+
+  /** {@link Timestamps#format}. */
+  String of(long epochMillis) {
+    // Fibonacci hashing: the times that repeat are often multiples of a minute, whose low bits
+    // alone would share one slot.
+    int slot = (int) ((epochMillis * 0x9E3779B97F4A7C15L) >>> 60);
+    String text = texts[slot];
+    if (text != null && millis[slot] == epochMillis) {
+      return text;
+    }
+    text = Timestamps.format(epochMillis);
+    millis[slot] = epochMillis;
+    texts[slot] = text;
+    return text;
+  }
+
+  /** {@link Timestamps#formatWatermark}. */
+  String watermark(long watermark) {
+    return watermark >= Time.MAX || watermark <= Time.MIN
+        ? Timestamps.formatWatermark(watermark)
+        : of(watermark);
+  }
+}
