@@ -7,9 +7,12 @@
 # several connections depends on how their requests interleave; run it in process.
 # Run from the repository root after
 #   ./mvnw -B package -DskipTests && ./mvnw -Pbench test-compile
-# Usage: src/bench/http-load.sh [EVENTS] [WORKLOADS] [STORES]   (defaults: 2000000 "W1 W3 W4" "memory redis")
+# WARMUPS runs the load that many times into pipelines of their own first, so that the measured
+# run meets a service that has compiled its code (the service CPU printed then covers them too).
+# Usage: src/bench/http-load.sh [EVENTS] [WORKLOADS] [STORES] [WARMUPS]
+#   (defaults: 2000000 "W1 W3 W4" "memory redis" 0)
 set -euo pipefail
-events=${1:-2000000}; workloads=${2:-W1 W3 W4}; stores=${3:-memory redis}
+events=${1:-2000000}; workloads=${2:-W1 W3 W4}; stores=${3:-memory redis}; warmups=${4:-0}
 jar=$(ls target/eventide-*-SNAPSHOT.jar | head -1)
 port=8099
 for store in $stores; do
@@ -25,7 +28,7 @@ for store in $stores; do
     if [ "$store" = redis ]; then redis-cli CONFIG RESETSTAT >/dev/null; fi
     before=$(ps -o cputime= -p $pid)
     line=$(./mvnw -q -Pbench exec:exec@http \
-      -Dbench.args="url=http://localhost:$port workload=$w batch=1000 connections=4 events=$events" \
+      -Dbench.args="url=http://localhost:$port workload=$w batch=1000 connections=4 events=$events warmups=$warmups" \
       | grep '^| W')
     after=$(ps -o cputime= -p $pid)
     script=""

@@ -29,6 +29,11 @@ final class ServiceClient {
     send("PUT", pipeline + "?reset=true", json);
   }
 
+  /** Deletes {@code pipeline}, its state and outputs. */
+  void delete(String pipeline) throws Exception {
+    send("DELETE", pipeline, "");
+  }
+
   /** Posts to {@code /pipelines/<path>}. */
   void post(String path, String json) throws Exception {
     send("POST", path, json);
