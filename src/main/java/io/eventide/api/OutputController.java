@@ -1,5 +1,7 @@
 package io.eventide.api;
 
+import static java.util.stream.Collectors.toCollection;
+
 import io.eventide.config.OutputProperties;
 import io.eventide.core.KeyedWindow;
 import io.eventide.engine.Time;
@@ -24,6 +26,7 @@ import io.eventide.sink.PaneStreamItem;
 import io.eventide.state.OutputStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -143,10 +146,18 @@ class OutputController {
         .snapshot(name)
         .flatMapMany(
             s -> {
-              List<PaneEvent> windows = s.windows().stream().filter(filter).toList();
-              return Flux.<PaneStreamItem>fromIterable(windows)
-                  .concatWith(
-                      Mono.just(new PaneStreamItem.SnapshotEnd(s.position(), windows.size())))
+              ArrayDeque<PaneEvent> windows =
+                  s.windows().stream().filter(filter).collect(toCollection(ArrayDeque::new));
+              int count = windows.size();
+              return Flux.<PaneStreamItem>generate(
+                      sink -> {
+                        if (windows.isEmpty()) {
+                          sink.complete();
+                        } else {
+                          sink.next(PaneStreamItem.Entries.next(windows));
+                        }
+                      })
+                  .concatWith(Mono.just(new PaneStreamItem.SnapshotEnd(s.position(), count)))
                   .concatWith(hub.subscribe(name, s.position(), filter, log));
             });
   }

@@ -3,85 +3,37 @@ package io.eventide.api;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.PaneEvent;
 import io.eventide.sink.PaneStreamItem;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Pane stream items as server-sent events, laid out as Spring's own writer lays them out. Written
- * with {@code writeWith} rather than Spring's event writer, which flushes after every event: the
- * server writes what a stream has at hand and flushes once, so a burst of panes goes out in a few
- * packets, and each pane's record goes out as it was rendered at commit, without being parsed
- * again.
+ * with {@code writeWith} rather than Spring's event writer, which flushes after every event: a run
+ * of entries becomes one array of events, so a burst of panes costs the stream one write and one
+ * flush, and each pane's record goes out as it was rendered at commit, without being parsed again.
  */
 final class SseFrames {
   /** A comment that keeps proxies from closing a quiet stream. */
   static final byte[] HEARTBEAT = ":heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
 
-  /** Room for an event's fields around its data. */
-  private static final int FIELDS = 64;
+  private static final String ID = "id:";
+  private static final String EVENT = "event:";
+  private static final String DATA = "data:";
 
   private SseFrames() {}
 
-  /** One item as an event. */
+  /** One item as the events it holds. */
   static byte[] of(PaneStreamItem item) {
-    if (item instanceof PaneEvent p
-        && p.kind() != LogEntryKind.SNAPSHOT
-        && p.json().indexOf('\n') < 0) {
-      return pane(p);
-    }
-    ByteArrayOutputStream out =
-        new ByteArrayOutputStream(FIELDS + (item instanceof PaneEvent p ? p.json().length() : 0));
-    write(out, item);
-    return out.toByteArray();
-  }
-
-  /**
-   * A pane of the log, the event nearly every frame is: laid out straight into an array of its size
-   * (ids and kinds are ASCII), its record's bytes copied once.
-   */
-  private static byte[] pane(PaneEvent p) {
-    byte[] record = p.json().getBytes(StandardCharsets.UTF_8);
-    String head = "id:" + p.id() + "\nevent:" + p.kind().wireName() + "\ndata:";
-    byte[] frame = new byte[head.length() + record.length + 2];
-    for (int i = 0; i < head.length(); i++) {
-      frame[i] = (byte) head.charAt(i);
-    }
-    System.arraycopy(record, 0, frame, head.length(), record.length);
-    frame[frame.length - 2] = '\n';
-    frame[frame.length - 1] = '\n';
-    return frame;
-  }
-
-  /** A stream's last event, saying why it ends. */
-  static byte[] event(String event, ObjectNode data) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(FIELDS);
-    frame(out, null, event, data.toString());
-    return out.toByteArray();
-  }
-
-  private static void write(ByteArrayOutputStream out, PaneStreamItem item) {
-    if (item instanceof PaneEvent p && p.kind() == LogEntryKind.SNAPSHOT) {
-      // No id: a client cut off within the snapshot reconnects without Last-Event-ID and so gets
-      // the whole snapshot again rather than a part of it.
-      frame(
-          out,
-          null,
-          p.kind().wireName(),
-          "{\"position\":\"" + p.id() + "\",\"pane\":" + p.json() + "}");
-      return;
-    }
-    if (item instanceof PaneEvent p) {
-      frame(out, p.id(), p.kind().wireName(), p.json());
-      return;
+    if (item instanceof PaneStreamItem.Entries entries) {
+      return entries(entries.events());
     }
     ObjectNode data = JsonNodeFactory.instance.objectNode();
     if (item instanceof PaneStreamItem.SnapshotEnd end) {
       data.put("position", end.position());
       data.put("windows", end.windows());
-      frame(out, end.position(), "snapshot-end", data.toString());
-      return;
+      return event(end.position(), "snapshot-end", data.toString());
     }
     PaneStreamItem.Behind behind = (PaneStreamItem.Behind) item;
     data.put(
@@ -90,26 +42,91 @@ final class SseFrames {
             + " those) or start over with snapshot=true");
     data.put("position", behind.position());
     data.put("resumeFrom", behind.resumeFrom());
-    frame(out, null, "behind", data.toString());
+    return event(null, "behind", data.toString());
   }
 
-  private static void frame(ByteArrayOutputStream out, String id, String event, String data) {
+  /** A stream's last event, saying why it ends. */
+  static byte[] event(String event, ObjectNode data) {
+    return event(null, event, data.toString());
+  }
+
+  private static byte[] event(String id, String event, String data) {
+    byte[] text = data(data).getBytes(StandardCharsets.UTF_8);
+    byte[] out = new byte[headLength(id, event) + text.length + 2];
+    finish(out, head(out, 0, id, event), text);
+    return out;
+  }
+
+  /**
+   * The entries' events in one array of their exact size: each record encoded once and copied once
+   * (ids and kinds are ASCII).
+   */
+  private static byte[] entries(List<PaneEvent> events) {
+    byte[][] texts = new byte[events.size()][];
+    int size = 0;
+    for (int i = 0; i < texts.length; i++) {
+      PaneEvent e = events.get(i);
+      texts[i] = data(text(e)).getBytes(StandardCharsets.UTF_8);
+      size += headLength(id(e), e.kind().wireName()) + texts[i].length + 2;
+    }
+    byte[] out = new byte[size];
+    int at = 0;
+    for (int i = 0; i < texts.length; i++) {
+      PaneEvent e = events.get(i);
+      at = finish(out, head(out, at, id(e), e.kind().wireName()), texts[i]);
+    }
+    return out;
+  }
+
+  /**
+   * No id for a snapshot's items: a client cut off within the snapshot reconnects without
+   * Last-Event-ID and so gets the whole snapshot again rather than a part of it.
+   */
+  private static String id(PaneEvent e) {
+    return e.kind() == LogEntryKind.SNAPSHOT ? null : e.id();
+  }
+
+  private static String text(PaneEvent e) {
+    return e.kind() == LogEntryKind.SNAPSHOT
+        ? "{\"position\":\"" + e.id() + "\",\"pane\":" + e.json() + "}"
+        : e.json();
+  }
+
+  /** Records are compact JSON, but a line break would end the field: each line is a data line. */
+  private static String data(String text) {
+    return text.indexOf('\n') < 0 ? text : text.replace("\n", "\n" + DATA);
+  }
+
+  private static int headLength(String id, String event) {
+    return (id == null ? 0 : ID.length() + id.length() + 1)
+        + EVENT.length()
+        + event.length()
+        + 1
+        + DATA.length();
+  }
+
+  private static int head(byte[] out, int at, String id, String event) {
     if (id != null) {
-      ascii(out, "id:");
-      ascii(out, id);
-      out.write('\n');
+      at = ascii(out, ascii(out, at, ID), id);
+      out[at++] = '\n';
     }
-    ascii(out, "event:");
-    ascii(out, event);
-    ascii(out, "\ndata:");
-    // Records are compact JSON, but a line break would end the field: each line is a data line.
-    out.writeBytes(data.replace("\n", "\ndata:").getBytes(StandardCharsets.UTF_8));
-    ascii(out, "\n\n");
+    at = ascii(out, ascii(out, at, EVENT), event);
+    out[at++] = '\n';
+    return ascii(out, at, DATA);
   }
 
-  private static void ascii(ByteArrayOutputStream out, String s) {
+  private static int finish(byte[] out, int at, byte[] text) {
+    System.arraycopy(text, 0, out, at, text.length);
+    at += text.length;
+    out[at++] = '\n';
+    out[at++] = '\n';
+    return at;
+  }
+
+  private static int ascii(byte[] out, int at, String s) {
     for (int i = 0; i < s.length(); i++) {
-      out.write(s.charAt(i));
+      out[at++] = (byte) s.charAt(i);
     }
+    return at;
   }
 }

@@ -15,8 +15,7 @@ import io.eventide.engine.Timing;
  *     merged away ({@link io.eventide.pipeline.PaneRecords#merge})
  */
 public record PaneEvent(
-    String id, LogEntryKind kind, String key, Timing timing, boolean last, String json)
-    implements PaneStreamItem {
+    String id, LogEntryKind kind, String key, Timing timing, boolean last, String json) {
 
   /** A pane's entry at {@code id}. */
   public static PaneEvent of(String id, Pane pane, String json) {

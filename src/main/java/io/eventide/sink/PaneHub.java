@@ -185,6 +185,8 @@ public class PaneHub implements PaneListener {
     private final FluxSink<PaneStreamItem> sink;
     private final Predicate<PaneEvent> filter;
     private final PaneLogReader log;
+
+    /** Read and not yet delivered: at most a page. */
     private final ArrayDeque<PaneEvent> pending = new ArrayDeque<>();
 
     private final AtomicBoolean wakeQueued = new AtomicBoolean();
@@ -237,7 +239,7 @@ public class PaneHub implements PaneListener {
       String from;
       synchronized (this) {
         while (!done && !pending.isEmpty() && sink.requestedFromDownstream() > 0) {
-          sink.next(pending.poll());
+          sink.next(PaneStreamItem.Entries.next(pending));
         }
         if (finished != null && !reading && !more && pending.isEmpty()) {
           // Read to the end and delivered: nothing more comes, the pipeline is being dropped.

@@ -1,11 +1,43 @@
 package io.eventide.sink;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+
 /**
- * What a pane subscription delivers: log entries (and, for a snapshot, the windows' results and the
- * end of the snapshot), and at most one {@link Behind} notice at the end.
+ * What a pane subscription delivers: runs of log entries (and, for a snapshot, the windows' results
+ * and the end of the snapshot), and at most one {@link Behind} notice at the end.
  */
 public sealed interface PaneStreamItem
-    permits PaneEvent, PaneStreamItem.SnapshotEnd, PaneStreamItem.Behind {
+    permits PaneStreamItem.Entries, PaneStreamItem.SnapshotEnd, PaneStreamItem.Behind {
+
+  /**
+   * Entries in log order, as many as the subscriber had at hand when its client asked for more (at
+   * most a page): delivered as one item, so that a burst costs the stream one write, not one per
+   * pane.
+   */
+  record Entries(List<PaneEvent> events) implements PaneStreamItem {
+    /**
+     * How much of the records one item carries at most (one record, however long, always goes).
+     * Reactor Netty's writer takes up to 128 items ahead of what the socket has sent, and a pane
+     * stream's merge with its heartbeats 32 more, so a client that stops reading holds about 160
+     * items in this process: 160 runs of 8 K characters, a little over a megabyte, as it held 160
+     * panes of 8 KB when each pane was an item.
+     */
+    static final int MAX_CHARS = 8 * 1024;
+
+    /** The next run of {@code entries}, taken from it: at least one, at most {@link #MAX_CHARS}. */
+    public static Entries next(Queue<PaneEvent> entries) {
+      List<PaneEvent> run = new ArrayList<>();
+      int chars = 0;
+      do {
+        PaneEvent e = entries.poll();
+        run.add(e);
+        chars += e.json().length();
+      } while (chars < MAX_CHARS && !entries.isEmpty());
+      return new Entries(run);
+    }
+  }
 
   /**
    * Every matching window's result has been sent; what follows are the log's entries after {@code
