@@ -23,9 +23,9 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
 public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore {
   /**
    * Results by window start, then key, then end. Written out rather than composed from {@code
-   * Comparator.comparing}: every result upsert walks the skip list with it, and the composed form's
+   * Comparator.comparing}: every result upsert walks the tree with it, and the composed form's
    * lambdas and boxing showed as 5 % of the service's time under load over HTTP.
    */
   private static final Comparator<KeyedWindow> ORDER =
@@ -63,15 +63,14 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
   private final int paneLogLimit;
 
   /**
-   * One pipeline's outputs; the lock orders pane ids with the log that holds them, and lets a
-   * snapshot read the results and the log position they reflect at one moment.
+   * One pipeline's outputs; the lock orders pane ids with the log that holds them, lets a snapshot
+   * read the results and the log position they reflect at one moment, and guards the results: a
+   * plain tree under the lock that every commit takes anyway, since a concurrent skip list's
+   * upserts (nearly every pane of a tumbling window makes a new result) cost the shard about a
+   * microsecond each.
    */
   private static final class Outputs {
-    final ConcurrentSkipListMap<KeyedWindow, RenderedPane> results =
-        new ConcurrentSkipListMap<>(ORDER);
-
-    /** How many results there are: a skip list counts itself by walking every entry. */
-    int resultCount;
+    final TreeMap<KeyedWindow, RenderedPane> results = new TreeMap<>(ORDER);
 
     /** As records, so that a large event is held truncated, as Redis holds it. */
     final ArrayDeque<JsonNode> deadLetters = new ArrayDeque<>();
@@ -127,7 +126,6 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     // history and stay.
     synchronized (outputs) {
       outputs.results.clear();
-      outputs.resultCount = 0;
     }
     return CompletableFuture.completedFuture(
         new PipelineState() {
@@ -170,24 +168,17 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         o.log.append(PaneEvent.of(id, pane, r.json()));
         if (!pane.retraction()) {
           KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
-          RenderedPane old = o.results.putIfAbsent(k, r);
-          if (old == null) {
-            o.resultCount++;
-          } else if (pane.info().index() >= old.pane().info().index()) {
-            o.results.put(k, r);
-          }
+          o.results.merge(k, r, MemoryStateStore::later);
         }
       }
       for (KeyedWindow merged : commit.mergedAway()) {
-        if (o.results.remove(merged) != null) {
-          o.resultCount--;
-        }
+        o.results.remove(merged);
         String json =
             PaneRecords.merge(pipeline, merged.key(), new Window(merged.start(), merged.end()))
                 .toString();
         o.log.append(PaneEvent.merge(o.nextId(), merged.key(), json));
       }
-      for (; o.resultCount > resultsLimit; o.resultCount--) {
+      while (o.results.size() > resultsLimit) {
         o.results.pollFirstEntry();
       }
       for (DeadLetter d : commit.deadLetters()) {
@@ -218,27 +209,41 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     return Mono.fromSupplier(
         () -> {
           Outputs o = pipelines.get(pipeline);
-          List<JsonNode> out = new ArrayList<>();
           if (o == null) {
-            return new ResultsPage(out, null);
+            return new ResultsPage(List.of(), null);
           }
-          KeyedWindow last = null;
-          for (Map.Entry<KeyedWindow, RenderedPane> e :
-              (after == null ? o.results : o.results.tailMap(after, false)).entrySet()) {
-            KeyedWindow k = e.getKey();
-            if (k.start() >= to) {
-              break;
-            }
-            if ((key == null || key.equals(k.key())) && k.end() > from) {
-              if (out.size() == limit) {
-                return new ResultsPage(out, last);
+          List<String> page = new ArrayList<>();
+          KeyedWindow next = null;
+          synchronized (o) {
+            KeyedWindow last = null;
+            for (Map.Entry<KeyedWindow, RenderedPane> e :
+                (after == null ? o.results : o.results.tailMap(after, false)).entrySet()) {
+              KeyedWindow k = e.getKey();
+              if (k.start() >= to) {
+                break;
               }
-              out.add(JsonMapper.shared().readTree(e.getValue().json()));
-              last = k;
+              if ((key == null || key.equals(k.key())) && k.end() > from) {
+                if (page.size() == limit) {
+                  next = last;
+                  break;
+                }
+                page.add(e.getValue().json());
+                last = k;
+              }
             }
           }
-          return new ResultsPage(out, null);
+          // Parsed out of the lock, which the shards' commits wait for.
+          List<JsonNode> out = new ArrayList<>(page.size());
+          for (String json : page) {
+            out.add(JsonMapper.shared().readTree(json));
+          }
+          return new ResultsPage(out, next);
         });
+  }
+
+  /** Of two panes of one window, the one of the higher index: arrival order does not decide. */
+  private static RenderedPane later(RenderedPane kept, RenderedPane arriving) {
+    return arriving.pane().info().index() >= kept.pane().info().index() ? arriving : kept;
   }
 
   @Override
@@ -251,7 +256,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
           }
           synchronized (o) {
             String position = o.log.end();
-            List<PaneEvent> windows = new ArrayList<>(o.resultCount);
+            List<PaneEvent> windows = new ArrayList<>(o.results.size());
             for (RenderedPane pane : o.results.values()) {
               windows.add(PaneEvent.of(position, pane.pane(), pane.json()).asOf(position));
             }
