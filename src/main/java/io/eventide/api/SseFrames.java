@@ -11,8 +11,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Pane stream items as server-sent events, laid out as Spring's own writer lays them out. Written
  * with {@code writeWith} rather than Spring's event writer, which flushes after every event: a run
- * of entries becomes one array of events, so a burst of panes costs the stream one write and one
- * flush, and each pane's record goes out as it was rendered at commit, without being parsed again.
+ * of entries becomes one array of events, so a burst of panes costs the stream a write per run and
+ * one flush, and each pane's record goes out as it was rendered at commit, without being parsed
+ * again.
  */
 final class SseFrames {
   /** A comment that keeps proxies from closing a quiet stream. */
