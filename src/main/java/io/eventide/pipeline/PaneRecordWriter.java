@@ -3,6 +3,7 @@ package io.eventide.pipeline;
 import io.eventide.engine.Pane;
 import java.io.CharArrayWriter;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -24,14 +25,14 @@ public final class PaneRecordWriter {
   /** A rare huge pane should not keep its buffer for the life of the shard. */
   private static final int KEPT_CAPACITY = 64 * 1024;
 
-  private final String pipeline;
+  private final SerializedString pipeline;
   private final KeyFields keys;
   private final TimestampTexts times = new TimestampTexts();
   private CharArrayWriter text;
   private JsonGenerator json;
 
   public PaneRecordWriter(String pipeline, KeyFields keys) {
-    this.pipeline = pipeline;
+    this.pipeline = new SerializedString(pipeline);
     this.keys = keys;
     startAfresh();
   }

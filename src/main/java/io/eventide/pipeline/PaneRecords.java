@@ -2,8 +2,12 @@ package io.eventide.pipeline;
 
 import io.eventide.engine.Pane;
 import io.eventide.engine.PaneInfo;
+import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
+import java.util.Arrays;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -15,6 +19,38 @@ import tools.jackson.databind.node.ObjectNode;
 public final class PaneRecords {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
+  // A record's names, and below the texts that repeat, as Jackson's quoted strings: the generator
+  // copies their characters instead of scanning each one for escapes, which was most of what
+  // rendering a record cost.
+  private static final SerializedString PIPELINE = new SerializedString("pipeline");
+  private static final SerializedString KEY = new SerializedString("key");
+  private static final SerializedString WINDOW = new SerializedString("window");
+  private static final SerializedString VALUE = new SerializedString("value");
+  private static final SerializedString PARTIAL = new SerializedString("partial");
+  private static final SerializedString TIMESTAMP = new SerializedString("timestamp");
+  private static final SerializedString PANE = new SerializedString("pane");
+  private static final SerializedString RETRACTION = new SerializedString("retraction");
+  private static final SerializedString RETRACTS = new SerializedString("retracts");
+  private static final SerializedString FINAL = new SerializedString("final");
+  private static final SerializedString FINAL_AT = new SerializedString("finalAt");
+  private static final SerializedString EMITTED_AT = new SerializedString("emittedAt");
+  private static final SerializedString WATERMARK = new SerializedString("watermark");
+  private static final SerializedString GLOBAL = new SerializedString("global");
+  private static final SerializedString START = new SerializedString("start");
+  private static final SerializedString END = new SerializedString("end");
+  private static final SerializedString INDEX = new SerializedString("index");
+  private static final SerializedString NON_SPECULATIVE_INDEX =
+      new SerializedString("nonSpeculativeIndex");
+  private static final SerializedString TIMING = new SerializedString("timing");
+  private static final SerializedString FIRST = new SerializedString("first");
+  private static final SerializedString LAST = new SerializedString("last");
+
+  /** By {@link Timing#ordinal()}. */
+  private static final SerializedString[] TIMINGS =
+      Arrays.stream(Timing.values())
+          .map(t -> new SerializedString(t.name()))
+          .toArray(SerializedString[]::new);
+
   private PaneRecords() {}
 
   /**
@@ -24,30 +60,42 @@ public final class PaneRecords {
    * @param times the writer's texts of times
    */
   static void write(
-      JsonGenerator json, String pipeline, KeyFields keys, TimestampTexts times, Pane pane) {
+      JsonGenerator json,
+      SerializableString pipeline,
+      KeyFields keys,
+      TimestampTexts times,
+      Pane pane) {
     json.writeStartObject();
-    json.writeStringProperty("pipeline", pipeline);
-    json.writeName("key");
+    json.writeName(PIPELINE);
+    json.writeString(pipeline);
+    json.writeName(KEY);
     keys.write(json, pane.key());
-    json.writeName("window");
+    json.writeName(WINDOW);
     writeWindow(json, times, pane.window());
-    json.writeName("value");
+    json.writeName(VALUE);
     PlainValues.write(json, pane.value());
     if (pane.partial() != null) {
-      json.writeName("partial");
+      json.writeName(PARTIAL);
       PlainValues.write(json, pane.partial());
     }
-    json.writeStringProperty("timestamp", times.of(pane.timestamp()));
-    json.writeName("pane");
+    json.writeName(TIMESTAMP);
+    json.writeString(times.of(pane.timestamp()));
+    json.writeName(PANE);
     writeInfo(json, pane.info());
-    json.writeBooleanProperty("retraction", pane.retraction());
+    json.writeName(RETRACTION);
+    json.writeBoolean(pane.retraction());
     if (pane.retraction()) {
-      json.writeNumberProperty("retracts", pane.retracts());
+      json.writeName(RETRACTS);
+      json.writeNumber(pane.retracts());
     }
-    json.writeBooleanProperty("final", pane.isFinal());
-    json.writeStringProperty("finalAt", times.of(pane.finalAt()));
-    json.writeStringProperty("emittedAt", times.of(pane.emittedAt()));
-    json.writeStringProperty("watermark", times.watermark(pane.watermark()));
+    json.writeName(FINAL);
+    json.writeBoolean(pane.isFinal());
+    json.writeName(FINAL_AT);
+    json.writeString(times.of(pane.finalAt()));
+    json.writeName(EMITTED_AT);
+    json.writeString(times.of(pane.emittedAt()));
+    json.writeName(WATERMARK);
+    json.writeString(times.watermark(pane.watermark()));
     json.writeEndObject();
   }
 
@@ -78,21 +126,29 @@ public final class PaneRecords {
   private static void writeWindow(JsonGenerator json, TimestampTexts times, Window window) {
     json.writeStartObject();
     if (window.isGlobal()) {
-      json.writeBooleanProperty("global", true);
+      json.writeName(GLOBAL);
+      json.writeBoolean(true);
     } else {
-      json.writeStringProperty("start", times.of(window.start()));
-      json.writeStringProperty("end", times.of(window.end()));
+      json.writeName(START);
+      json.writeString(times.of(window.start()));
+      json.writeName(END);
+      json.writeString(times.of(window.end()));
     }
     json.writeEndObject();
   }
 
   private static void writeInfo(JsonGenerator json, PaneInfo info) {
     json.writeStartObject();
-    json.writeNumberProperty("index", info.index());
-    json.writeNumberProperty("nonSpeculativeIndex", info.nonSpeculativeIndex());
-    json.writeStringProperty("timing", info.timing().name());
-    json.writeBooleanProperty("first", info.first());
-    json.writeBooleanProperty("last", info.last());
+    json.writeName(INDEX);
+    json.writeNumber(info.index());
+    json.writeName(NON_SPECULATIVE_INDEX);
+    json.writeNumber(info.nonSpeculativeIndex());
+    json.writeName(TIMING);
+    json.writeString(TIMINGS[info.timing().ordinal()]);
+    json.writeName(FIRST);
+    json.writeBoolean(info.first());
+    json.writeName(LAST);
+    json.writeBoolean(info.last());
     json.writeEndObject();
   }
 }

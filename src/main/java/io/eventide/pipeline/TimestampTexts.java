@@ -1,6 +1,8 @@
 package io.eventide.pipeline;
 
 import io.eventide.engine.Time;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
 
 /**
  * The texts of the times a shard writes into its pane records, kept for the few that come back pane
@@ -10,29 +12,34 @@ import io.eventide.engine.Time;
  */
 final class TimestampTexts {
   private static final int SLOTS = 16;
+  private static final SerializedString END_OF_TIME =
+      new SerializedString(Timestamps.formatWatermark(Time.MAX));
+  private static final SerializedString BEGINNING_OF_TIME =
+      new SerializedString(Timestamps.formatWatermark(Time.MIN));
 
   private final long[] millis = new long[SLOTS];
-  private final String[] texts = new String[SLOTS];
+  private final SerializedString[] texts = new SerializedString[SLOTS];
 
-  /** {@link Timestamps#format}. */
-  String of(long epochMillis) {
+  /** {@link Timestamps#format}, quoted for a generator once (see {@link PaneRecords}). */
+  SerializableString of(long epochMillis) {
     // Fibonacci hashing: the times that repeat are often multiples of a minute, whose low bits
     // alone would share one slot.
     int slot = (int) ((epochMillis * 0x9E3779B97F4A7C15L) >>> 60);
-    String text = texts[slot];
+    SerializedString text = texts[slot];
     if (text != null && millis[slot] == epochMillis) {
       return text;
     }
-    text = Timestamps.format(epochMillis);
+    text = new SerializedString(Timestamps.format(epochMillis));
     millis[slot] = epochMillis;
     texts[slot] = text;
     return text;
   }
 
   /** {@link Timestamps#formatWatermark}. */
-  String watermark(long watermark) {
-    return watermark >= Time.MAX || watermark <= Time.MIN
-        ? Timestamps.formatWatermark(watermark)
-        : of(watermark);
+  SerializableString watermark(long watermark) {
+    if (watermark >= Time.MAX) {
+      return END_OF_TIME;
+    }
+    return watermark <= Time.MIN ? BEGINNING_OF_TIME : of(watermark);
   }
 }

@@ -71,10 +71,12 @@ class TimestampsTest {
     for (int i = 0; i < 100_000; i++) {
       long t = pool.get(random.nextInt(pool.size()));
       if (t == Time.MAX || t == Time.MIN) {
-        assertThat(times.watermark(t)).isEqualTo(Timestamps.formatWatermark(t));
+        assertThat(times.watermark(t).getValue()).isEqualTo(Timestamps.formatWatermark(t));
       } else {
-        assertThat(times.of(t)).as("%d", t).isEqualTo(Timestamps.format(t));
-        assertThat(times.watermark(t)).as("%d", t).isEqualTo(Timestamps.formatWatermark(t));
+        assertThat(times.of(t).getValue()).as("%d", t).isEqualTo(Timestamps.format(t));
+        assertThat(times.watermark(t).getValue())
+            .as("%d", t)
+            .isEqualTo(Timestamps.formatWatermark(t));
       }
     }
   }
