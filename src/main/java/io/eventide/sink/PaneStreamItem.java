@@ -12,21 +12,24 @@ public sealed interface PaneStreamItem
     permits PaneStreamItem.Entries, PaneStreamItem.SnapshotEnd, PaneStreamItem.Behind {
 
   /**
-   * Entries in log order, as many as the subscriber had at hand when its client asked for more (at
-   * most a page): delivered as one item, so that a burst costs the stream one write, not one per
-   * pane.
+   * Entries in log order, taken together from what the subscriber has at hand: delivered as one
+   * item, so that a burst costs the stream a write per run, not one per pane.
    */
   record Entries(List<PaneEvent> events) implements PaneStreamItem {
     /**
-     * How much of the records one item carries at most (one record, however long, always goes).
-     * Reactor Netty's writer takes up to 128 items ahead of what the socket has sent, and a pane
-     * stream's merge with its heartbeats 32 more, so a client that stops reading holds about 160
-     * items in this process: 160 runs of 8 K characters, a little over a megabyte, as it held 160
-     * panes of 8 KB when each pane was an item.
+     * The characters of records at which a run is full. Reactor Netty's writer takes up to 128
+     * items ahead of what the socket has sent, and a pane stream's merge with its heartbeats 32
+     * more, so a client that stops reading holds about 160 items in this process: 160 runs of 8 K
+     * characters (and each one's last record), a little over a megabyte, as it held 160 panes of 8
+     * KB when each pane was an item.
      */
     static final int MAX_CHARS = 8 * 1024;
 
-    /** The next run of {@code entries}, taken from it: at least one, at most {@link #MAX_CHARS}. */
+    /**
+     * The next run of {@code entries}, taken from it: entries until their records reach {@link
+     * #MAX_CHARS} characters or none is left, so at least one and past the bound by at most the
+     * last.
+     */
     public static Entries next(Queue<PaneEvent> entries) {
       List<PaneEvent> run = new ArrayList<>();
       int chars = 0;
