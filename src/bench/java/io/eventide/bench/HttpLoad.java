@@ -1,6 +1,6 @@
 package io.eventide.bench;
 
-import io.eventide.pipeline.Timestamps;
+import io.eventide.definition.json.Timestamps;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

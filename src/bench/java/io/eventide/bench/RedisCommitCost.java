@@ -1,15 +1,15 @@
 package io.eventide.bench;
 
-import io.eventide.config.OutputProperties;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
+import io.eventide.core.render.PaneRecordWriter;
+import io.eventide.definition.KeyFields;
 import io.eventide.engine.Pane;
 import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
-import io.eventide.pipeline.KeyFields;
-import io.eventide.pipeline.PaneRecordWriter;
+import io.eventide.sink.OutputProperties;
 import io.eventide.state.Commit;
 import io.eventide.state.PipelineState;
 import io.eventide.state.TestRedis;

@@ -1,8 +1,8 @@
 package io.eventide.api;
 
-import io.eventide.config.SimulationProperties;
-import io.eventide.pipeline.PipelineLimits;
+import io.eventide.definition.PipelineLimits;
 import io.eventide.simulation.SimulationLimits;
+import io.eventide.simulation.SimulationProperties;
 import io.eventide.simulation.SimulationRequestParser;
 import io.eventide.simulation.Simulator;
 import io.swagger.v3.core.util.Yaml31;
@@ -11,15 +11,25 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ClassPathResource;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-/** Wires the Spring-free simulation classes and the API description. */
+/**
+ * Binds the settings of what clients send (definitions, simulations) and wires the Spring-free
+ * simulation classes and the API description.
+ */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({SimulationProperties.class, PipelineProperties.class})
 class ApiConfiguration {
+
+  @Bean
+  PipelineLimits pipelineLimits(PipelineProperties pipelines) {
+    return pipelines.limits();
+  }
 
   @Bean
   SimulationLimits simulationLimits(SimulationProperties p) {

@@ -1,7 +1,7 @@
 package io.eventide.api;
 
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.Violation;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
 import io.eventide.security.ApiKeyStore;
 import io.eventide.security.Grants;
 import io.eventide.security.SecurityProperties;

@@ -1,7 +1,7 @@
 package io.eventide.api;
 
-import io.eventide.config.IngestProperties;
-import io.eventide.pipeline.EventTexts;
+import io.eventide.core.read.EventTexts;
+import io.eventide.runtime.IngestProperties;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.core.io.buffer.DataBuffer;

@@ -1,14 +1,14 @@
 package io.eventide.api;
 
-import io.eventide.config.IngestProperties;
 import io.eventide.core.IngestResult;
-import io.eventide.pipeline.EventTexts;
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.Violation;
+import io.eventide.core.read.EventTexts;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
+import io.eventide.runtime.IngestProperties;
 import io.eventide.runtime.PipelineInput;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.RunningPipelines;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,7 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
 @RequestMapping(path = "/pipelines", produces = MediaType.APPLICATION_JSON_VALUE)
 class IngestController {
   private final PipelineRegistry registry;
-  private final PipelineRuntimes runtimes;
+  private final RunningPipelines runtimes;
   private final RequestJson requestJson;
   private final EventBodies bodies;
   private final IngestProperties properties;
@@ -43,7 +43,7 @@ class IngestController {
 
   IngestController(
       PipelineRegistry registry,
-      PipelineRuntimes runtimes,
+      RunningPipelines runtimes,
       RequestJson requestJson,
       EventBodies bodies,
       IngestProperties properties,

@@ -1,6 +1,6 @@
 package io.eventide.api;
 
-import io.eventide.config.IngestProperties;
+import io.eventide.runtime.IngestProperties;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;

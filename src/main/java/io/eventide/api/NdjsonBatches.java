@@ -1,6 +1,6 @@
 package io.eventide.api;
 
-import io.eventide.pipeline.EventTexts;
+import io.eventide.core.read.EventTexts;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.core.io.buffer.DataBuffer;

@@ -2,23 +2,23 @@ package io.eventide.api;
 
 import static java.util.stream.Collectors.toCollection;
 
-import io.eventide.config.OutputProperties;
 import io.eventide.core.KeyedWindow;
+import io.eventide.core.render.PaneRecords;
+import io.eventide.definition.KeyFields;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.PlainValues;
+import io.eventide.definition.json.Timestamps;
+import io.eventide.definition.json.Violation;
 import io.eventide.engine.Time;
 import io.eventide.engine.Timing;
 import io.eventide.engine.WindowSnapshot;
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.KeyFields;
-import io.eventide.pipeline.PaneRecords;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.PlainValues;
-import io.eventide.pipeline.Timestamps;
-import io.eventide.pipeline.Violation;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.RunningPipelines;
 import io.eventide.security.Credentials;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.LogPage;
+import io.eventide.sink.OutputProperties;
 import io.eventide.sink.PaneEvent;
 import io.eventide.sink.PaneHub;
 import io.eventide.sink.PaneLogReader;
@@ -60,7 +60,7 @@ class OutputController {
       new MediaType(MediaType.TEXT_EVENT_STREAM, StandardCharsets.UTF_8);
 
   private final PipelineRegistry registry;
-  private final PipelineRuntimes runtimes;
+  private final RunningPipelines runtimes;
   private final PaneHub hub;
   private final OutputStore store;
   private final OutputProperties properties;
@@ -68,7 +68,7 @@ class OutputController {
 
   OutputController(
       PipelineRegistry registry,
-      PipelineRuntimes runtimes,
+      RunningPipelines runtimes,
       PaneHub hub,
       OutputStore store,
       OutputProperties properties,

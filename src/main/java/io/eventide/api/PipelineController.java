@@ -1,11 +1,11 @@
 package io.eventide.api;
 
-import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineJson;
-import io.eventide.pipeline.PipelineLimits;
-import io.eventide.pipeline.PipelineParser;
-import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineLimits;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.json.PipelineJson;
+import io.eventide.definition.json.PipelineParser;
+import io.eventide.definition.kafka.KafkaNamespace;
 import io.eventide.runtime.PipelineLifecycle;
 import java.net.URI;
 import org.springframework.http.MediaType;

@@ -1,12 +1,12 @@
 package io.eventide.api;
 
-import io.eventide.config.StateProperties;
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.Violation;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
 import io.eventide.runtime.IngestLogException;
 import io.eventide.runtime.PipelineGoneException;
 import io.eventide.runtime.RedefinitionConflictException;
 import io.eventide.state.CommitUnresolvedException;
+import io.eventide.state.StateProperties;
 import io.eventide.state.StateUnavailableException;
 import io.eventide.state.UnreplicatedCommitException;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.eventide.api;
 
-import io.eventide.config.IngestProperties;
+import io.eventide.runtime.IngestProperties;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;

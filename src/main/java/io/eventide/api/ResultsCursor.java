@@ -1,8 +1,8 @@
 package io.eventide.api;
 
 import io.eventide.core.KeyedWindow;
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.Violation;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.eventide.api;
 
-import io.eventide.config.OutputProperties;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.json.Timestamps;
 import io.eventide.ops.PipelineStatus;
 import io.eventide.ops.PipelineStatuses;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.Timestamps;
 import io.eventide.security.Credentials;
+import io.eventide.sink.OutputProperties;
 import java.time.Duration;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;

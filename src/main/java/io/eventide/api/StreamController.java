@@ -1,8 +1,8 @@
 package io.eventide.api;
 
 import io.eventide.core.IngestResult;
-import io.eventide.pipeline.EventTexts;
-import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.core.read.EventTexts;
+import io.eventide.definition.PipelineDefinition;
 import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.Streams;
 import io.eventide.security.StreamProducers;

@@ -1,6 +1,6 @@
 package io.eventide.api;
 
-import io.eventide.config.OutputProperties;
+import io.eventide.sink.OutputProperties;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;

@@ -1,8 +1,8 @@
 package io.eventide.api;
 
 import io.eventide.core.WatermarkTracker;
+import io.eventide.definition.json.Timestamps;
 import io.eventide.engine.Time;
-import io.eventide.pipeline.Timestamps;
 import io.eventide.runtime.WatermarkView;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;

@@ -1,9 +1,9 @@
 package io.eventide.api;
 
-import io.eventide.pipeline.EventReader;
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.Timestamps;
-import io.eventide.pipeline.Violation;
+import io.eventide.core.read.EventReader;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Timestamps;
+import io.eventide.definition.json.Violation;
 import io.eventide.runtime.PipelineInput;
 import java.util.List;
 import reactor.core.publisher.Mono;

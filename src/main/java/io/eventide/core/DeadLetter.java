@@ -1,9 +1,9 @@
 package io.eventide.core;
 
+import io.eventide.core.render.PaneRecords;
+import io.eventide.definition.json.Timestamps;
 import io.eventide.engine.DropReason;
 import io.eventide.engine.Window;
-import io.eventide.pipeline.PaneRecords;
-import io.eventide.pipeline.Timestamps;
 import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;

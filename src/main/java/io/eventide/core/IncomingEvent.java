@@ -1,7 +1,7 @@
 package io.eventide.core;
 
-import io.eventide.pipeline.Event;
-import io.eventide.pipeline.EventTexts;
+import io.eventide.core.read.Event;
+import io.eventide.core.read.EventTexts;
 import tools.jackson.databind.JsonNode;
 
 /**

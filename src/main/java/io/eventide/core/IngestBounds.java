@@ -1,6 +1,6 @@
 package io.eventide.core;
 
-import io.eventide.pipeline.JsonLimits;
+import io.eventide.core.read.JsonLimits;
 
 /**
  * What a client can make a pipeline remember, bounded: every batch and beat walks the watermark

@@ -1,5 +1,8 @@
 package io.eventide.core;
 
+import io.eventide.core.read.Event;
+import io.eventide.core.render.PaneRecordWriter;
+import io.eventide.definition.PipelineDefinition;
 import io.eventide.engine.DropReason;
 import io.eventide.engine.ElementBatch;
 import io.eventide.engine.EventTimeEngine;
@@ -11,9 +14,6 @@ import io.eventide.engine.Window;
 import io.eventide.engine.WindowFn;
 import io.eventide.engine.WindowSnapshot;
 import io.eventide.engine.WindowingStrategy;
-import io.eventide.pipeline.Event;
-import io.eventide.pipeline.PaneRecordWriter;
-import io.eventide.pipeline.PipelineDefinition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

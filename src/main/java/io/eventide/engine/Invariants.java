@@ -27,8 +27,8 @@ final class Invariants {
     this.holds = holds;
     this.rootWaitsForEndOfWindow =
         machine.root instanceof DefaultTriggerNode
-            || machine.root instanceof EndOfWindowTriggerNode
-            || machine.root instanceof EarlyLateTriggerNode;
+            || machine.root instanceof AfterWatermarkTriggerNode
+            || machine.root instanceof AfterWatermarkWithFiringsTriggerNode;
   }
 
   /**

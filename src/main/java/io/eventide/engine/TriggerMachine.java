@@ -34,7 +34,7 @@ final class TriggerMachine {
     }
     long[] slots = new long[slotCount];
     for (TriggerNode n : nodes) {
-      if (n instanceof ProcessingTimeTriggerNode) {
+      if (n instanceof AfterProcessingTimeTriggerNode) {
         slots[n.slot] = TriggerNode.NO_TIME;
       }
     }
@@ -67,33 +67,33 @@ final class TriggerMachine {
       } else if (t instanceof Trigger.Never) {
         return new NeverTriggerNode(index);
       } else if (t instanceof Trigger.AfterCount a) {
-        return new CountTriggerNode(index, slots++, a.count());
+        return new AfterCountTriggerNode(index, slots++, a.count());
       } else if (t instanceof Trigger.AfterProcessingTime p) {
-        return new ProcessingTimeTriggerNode(index, slots++, p.delayMillis());
+        return new AfterProcessingTimeTriggerNode(index, slots++, p.delayMillis());
       } else if (t instanceof Trigger.AfterWatermark w) {
         return watermark(index, w);
       } else if (t instanceof Trigger.Repeatedly r) {
         return new RepeatedlyTriggerNode(index, compile(r.trigger()));
       } else if (t instanceof Trigger.AfterEach e) {
-        return new SequenceTriggerNode(index, compileAll(e.triggers()));
+        return new AfterEachTriggerNode(index, compileAll(e.triggers()));
       } else if (t instanceof Trigger.AfterFirst f) {
-        return new FirstOfTriggerNode(index, compileAll(f.triggers()));
+        return new AfterFirstTriggerNode(index, compileAll(f.triggers()));
       } else if (t instanceof Trigger.AfterAll a) {
-        return new AllOfTriggerNode(index, compileAll(a.triggers()));
+        return new AfterAllTriggerNode(index, compileAll(a.triggers()));
       } else if (t instanceof Trigger.OrFinally o) {
-        return new UntilTriggerNode(index, compile(o.trigger()), compile(o.until()));
+        return new OrFinallyTriggerNode(index, compile(o.trigger()), compile(o.until()));
       }
       throw new IllegalArgumentException("unknown trigger " + t);
     }
 
     private TriggerNode watermark(int index, Trigger.AfterWatermark w) {
       if (w.early() == null && w.late() == null) {
-        return new EndOfWindowTriggerNode(index);
+        return new AfterWatermarkTriggerNode(index);
       }
       // Without early firings the early phase is a trigger that never fires, as in Beam.
       TriggerNode early = compile(w.early() == null ? new Trigger.Never() : w.early());
       TriggerNode late = w.late() == null ? null : compile(w.late());
-      return new EarlyLateTriggerNode(index, early, late);
+      return new AfterWatermarkWithFiringsTriggerNode(index, early, late);
     }
 
     private TriggerNode[] compileAll(List<Trigger> ts) {

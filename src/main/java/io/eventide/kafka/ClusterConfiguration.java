@@ -1,9 +1,9 @@
 package io.eventide.kafka;
 
-import io.eventide.config.ClusterProperties;
-import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.kafka.KafkaNamespace;
+import io.eventide.runtime.ClusterProperties;
 import io.eventide.runtime.OwnedPartitions;
 import io.eventide.runtime.PipelineLifecycleListener;
 import io.micrometer.core.instrument.FunctionCounter;

@@ -1,10 +1,10 @@
 package io.eventide.kafka;
 
-import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.Violation;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.json.Violation;
+import io.eventide.definition.kafka.KafkaNamespace;
+import io.eventide.runtime.RunningPipelines;
 import io.eventide.runtime.Streams;
 import io.eventide.sink.ForwarderStore;
 import io.eventide.sink.PaneLogs;
@@ -143,7 +143,7 @@ public class KafkaConfiguration {
 
     @Bean
     KafkaEventSources kafkaEventSources(
-        ListenerContainers kafkaListenerContainers, PipelineRuntimes runtimes) {
+        ListenerContainers kafkaListenerContainers, RunningPipelines runtimes) {
       return new KafkaEventSources(kafkaListenerContainers, runtimes);
     }
 
@@ -153,7 +153,7 @@ public class KafkaConfiguration {
         Streams streams,
         KafkaNamespace kafkaNamespace,
         KafkaSettings settings,
-        PipelineRuntimes runtimes) {
+        RunningPipelines runtimes) {
       return new KafkaStreamSources(
           kafkaListenerContainers, streams, kafkaNamespace, settings.streams(), runtimes.durable());
     }

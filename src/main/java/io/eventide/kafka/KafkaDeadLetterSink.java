@@ -1,9 +1,9 @@
 package io.eventide.kafka;
 
 import io.eventide.core.DeadLetter;
-import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.pipeline.PaneRecords;
-import io.eventide.pipeline.Timestamps;
+import io.eventide.core.render.PaneRecords;
+import io.eventide.definition.json.Timestamps;
+import io.eventide.definition.kafka.KafkaNamespace;
 import io.eventide.sink.DeadLetterListener;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;

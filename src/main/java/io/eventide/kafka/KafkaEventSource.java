@@ -1,8 +1,8 @@
 package io.eventide.kafka;
 
-import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.definition.PipelineDefinition;
 import io.eventide.runtime.PipelineInput;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.RunningPipelines;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
  */
 class KafkaEventSource
     implements BatchAcknowledgingMessageListener<String, byte[]>, ConsumerSeekAware {
-  private final PipelineRuntimes runtimes;
+  private final RunningPipelines runtimes;
   private final SourcePositions positions;
   private final boolean durable;
   private final StartPosition start;
@@ -38,7 +38,7 @@ class KafkaEventSource
   private volatile PipelineDefinition definition;
 
   KafkaEventSource(
-      PipelineRuntimes runtimes,
+      RunningPipelines runtimes,
       PipelineDefinition definition,
       SourcePositions positions,
       boolean durable,

@@ -1,9 +1,9 @@
 package io.eventide.kafka;
 
-import io.eventide.pipeline.KafkaSourceDefinition;
-import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.kafka.KafkaSourceDefinition;
 import io.eventide.runtime.PipelineLifecycleListener;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.RunningPipelines;
 import java.util.HashMap;
 import java.util.Map;
 import org.springframework.beans.factory.DisposableBean;
@@ -22,13 +22,13 @@ public class KafkaEventSources implements PipelineLifecycleListener, DisposableB
       KafkaMessageListenerContainer<String, byte[]> container) {}
 
   private final ListenerContainers containers;
-  private final PipelineRuntimes runtimes;
+  private final RunningPipelines runtimes;
   private final boolean durable;
   private final StartPosition start;
   private final Map<String, Running> running = new HashMap<>();
   private final Map<String, SourcePositions> positions = new HashMap<>();
 
-  KafkaEventSources(ListenerContainers containers, PipelineRuntimes runtimes) {
+  KafkaEventSources(ListenerContainers containers, RunningPipelines runtimes) {
     this.containers = containers;
     this.runtimes = runtimes;
     // Offsets are committed to the group only when the state they stand for survives a restart.

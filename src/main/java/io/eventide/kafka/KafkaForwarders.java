@@ -1,9 +1,9 @@
 package io.eventide.kafka;
 
-import io.eventide.pipeline.KafkaSinkDefinition;
-import io.eventide.pipeline.KafkaSinkMode;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.kafka.KafkaSinkDefinition;
+import io.eventide.definition.kafka.KafkaSinkMode;
 import io.eventide.runtime.DaemonThreads;
 import io.eventide.runtime.PipelineLifecycleListener;
 import io.eventide.sink.ForwarderStore;

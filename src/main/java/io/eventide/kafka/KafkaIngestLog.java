@@ -1,7 +1,7 @@
 package io.eventide.kafka;
 
-import io.eventide.config.ClusterProperties;
-import io.eventide.pipeline.KafkaNamespace;
+import io.eventide.definition.kafka.KafkaNamespace;
+import io.eventide.runtime.ClusterProperties;
 import io.eventide.runtime.DaemonThreads;
 import io.eventide.runtime.IngestLog;
 import io.eventide.runtime.IngestLogException;

@@ -1,12 +1,12 @@
 package io.eventide.kafka;
 
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.pipeline.KafkaSinkDefinition;
-import io.eventide.pipeline.KafkaSourceDefinition;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.Violation;
-import io.eventide.pipeline.Violations;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
+import io.eventide.definition.json.Violations;
+import io.eventide.definition.kafka.KafkaNamespace;
+import io.eventide.definition.kafka.KafkaSinkDefinition;
+import io.eventide.definition.kafka.KafkaSourceDefinition;
 import io.eventide.runtime.PipelineLifecycleListener;
 import java.util.List;
 import java.util.function.Function;

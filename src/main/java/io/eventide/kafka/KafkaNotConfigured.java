@@ -1,7 +1,7 @@
 package io.eventide.kafka;
 
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.Violations;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.json.Violations;
 import io.eventide.runtime.PipelineLifecycleListener;
 
 /** Refuses pipelines that need Kafka while Eventide runs without it. */

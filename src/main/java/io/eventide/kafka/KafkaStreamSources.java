@@ -1,6 +1,6 @@
 package io.eventide.kafka;
 
-import io.eventide.pipeline.KafkaNamespace;
+import io.eventide.definition.kafka.KafkaNamespace;
 import io.eventide.runtime.Streams;
 import java.util.ArrayList;
 import java.util.HashSet;

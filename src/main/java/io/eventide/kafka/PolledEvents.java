@@ -1,7 +1,7 @@
 package io.eventide.kafka;
 
 import io.eventide.core.IngestResult;
-import io.eventide.pipeline.EventTexts;
+import io.eventide.core.read.EventTexts;
 import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.SourceOffset;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import io.eventide.engine.Time;
 import io.eventide.runtime.DaemonThreads;
 import io.eventide.runtime.OwnedPartitions;
 import io.eventide.runtime.PipelineRuntime;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.RunningPipelines;
 import io.eventide.sink.PaneHub;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -37,7 +37,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class PipelineGauges implements SmartLifecycle {
   private final MeterRegistry registry;
-  private final PipelineRuntimes runtimes;
+  private final RunningPipelines runtimes;
   private final PaneHub hub;
   private final ProcessingClock clock;
   private final PipelineMetrics counters;
@@ -56,7 +56,7 @@ public class PipelineGauges implements SmartLifecycle {
 
   public PipelineGauges(
       MeterRegistry registry,
-      PipelineRuntimes runtimes,
+      RunningPipelines runtimes,
       PaneHub hub,
       ProcessingClock clock,
       PipelineMetrics counters,

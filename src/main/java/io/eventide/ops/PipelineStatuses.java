@@ -5,7 +5,7 @@ import static io.eventide.ops.MeterNames.PIPELINE;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.runtime.PipelineRuntime;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.RunningPipelines;
 import io.eventide.sink.PaneHub;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,7 +24,7 @@ public class PipelineStatuses {
   private static final long RATE_PERIOD = TimeUnit.SECONDS.toNanos(1);
 
   private final MeterRegistry registry;
-  private final PipelineRuntimes runtimes;
+  private final RunningPipelines runtimes;
   private final PaneHub hub;
   private final ProcessingClock clock;
   private final Map<String, Sample> samples = new ConcurrentHashMap<>();
@@ -32,7 +32,7 @@ public class PipelineStatuses {
   private record Sample(long atNanos, double count, double perSecond) {}
 
   public PipelineStatuses(
-      MeterRegistry registry, PipelineRuntimes runtimes, PaneHub hub, ProcessingClock clock) {
+      MeterRegistry registry, RunningPipelines runtimes, PaneHub hub, ProcessingClock clock) {
     this.registry = registry;
     this.runtimes = runtimes;
     this.hub = hub;

@@ -1,6 +1,6 @@
 package io.eventide.ops;
 
-import io.eventide.pipeline.Timestamps;
+import io.eventide.definition.json.Timestamps;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

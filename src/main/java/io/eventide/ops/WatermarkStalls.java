@@ -3,7 +3,7 @@ package io.eventide.ops;
 import io.eventide.core.IngestResult;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.runtime.PipelineRuntime;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.RunningPipelines;
 import io.eventide.runtime.RuntimeObserver;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ public class WatermarkStalls implements RuntimeObserver {
   private final ProcessingClock clock;
 
   /** Lazy: the runtimes take every observer, this one included, when they are built. */
-  private final ObjectProvider<PipelineRuntimes> runtimes;
+  private final ObjectProvider<RunningPipelines> runtimes;
 
   /** A stalled pipeline: its watermark, and since when neither it has moved. */
   public record Stall(String pipeline, long watermark, long advancedAt, long lastEventAt) {}
@@ -43,7 +43,7 @@ public class WatermarkStalls implements RuntimeObserver {
     }
   }
 
-  public WatermarkStalls(ProcessingClock clock, ObjectProvider<PipelineRuntimes> runtimes) {
+  public WatermarkStalls(ProcessingClock clock, ObjectProvider<RunningPipelines> runtimes) {
     this.clock = clock;
     this.runtimes = runtimes;
   }

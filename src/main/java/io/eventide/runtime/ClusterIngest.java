@@ -1,7 +1,5 @@
 package io.eventide.runtime;
 
-import io.eventide.config.ClusterProperties;
-import io.eventide.config.IngestProperties;
 import io.eventide.core.IncomingEvent;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
@@ -12,11 +10,11 @@ import io.eventide.core.ShardCore;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.core.WatermarkMode;
 import io.eventide.core.WatermarkTracker;
+import io.eventide.core.read.EventTexts;
+import io.eventide.definition.PipelineDefinition;
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
 import io.eventide.engine.WindowSnapshot;
-import io.eventide.pipeline.EventTexts;
-import io.eventide.pipeline.PipelineDefinition;
 import io.eventide.state.PartitionStore;
 import io.eventide.state.PartitionWatermark;
 import java.nio.charset.StandardCharsets;

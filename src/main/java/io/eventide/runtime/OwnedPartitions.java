@@ -2,11 +2,11 @@ package io.eventide.runtime;
 
 import io.eventide.core.PartitionWatermarks;
 import io.eventide.core.PipelineCore;
+import io.eventide.core.read.EventTexts;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.json.InvalidInputException;
 import io.eventide.engine.Time;
-import io.eventide.pipeline.EventTexts;
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
 import io.eventide.state.PartitionState;
 import io.eventide.state.PartitionStore;
 import io.eventide.state.PartitionWatermark;
@@ -53,13 +53,13 @@ public final class OwnedPartitions {
 
   private final Map<Id, Owned> owned = new ConcurrentHashMap<>();
   private final Map<String, PartitionWatermarks> views = new ConcurrentHashMap<>();
-  private final PipelineRuntimes runtimes;
+  private final RunningPipelines runtimes;
   private final PartitionStore partitions;
   private final StateStore store;
   private final PipelineRegistry registry;
 
   public OwnedPartitions(
-      PipelineRuntimes runtimes,
+      RunningPipelines runtimes,
       PartitionStore partitions,
       StateStore store,
       PipelineRegistry registry) {
@@ -336,7 +336,7 @@ public final class OwnedPartitions {
   }
 
   /**
-   * The beat (the clock of {@link PipelineRuntimes}): every pipeline's view of its partitions is
+   * The beat (the clock of {@link RunningPipelines}): every pipeline's view of its partitions is
    * refreshed from the store, then each owned partition's idle sources and processing-time timers
    * move on, as whole pipelines' do.
    */

@@ -1,8 +1,8 @@
 package io.eventide.runtime;
 
 import io.eventide.core.IngestResult;
-import io.eventide.pipeline.EventTexts;
-import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.core.read.EventTexts;
+import io.eventide.definition.PipelineDefinition;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;

@@ -1,8 +1,8 @@
 package io.eventide.runtime;
 
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.Revision;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.Revision;
 import io.eventide.sink.PaneHub;
 import io.eventide.state.StateStore;
 import java.time.Duration;
@@ -36,7 +36,7 @@ public class PipelineLifecycle implements DisposableBean {
   private static final Logger log = LoggerFactory.getLogger(PipelineLifecycle.class);
 
   private final PipelineRegistry registry;
-  private final PipelineRuntimes runtimes;
+  private final RunningPipelines runtimes;
   private final PaneHub hub;
   private final StateStore store;
   private final List<PipelineLifecycleListener> listeners;
@@ -48,7 +48,7 @@ public class PipelineLifecycle implements DisposableBean {
 
   public PipelineLifecycle(
       PipelineRegistry registry,
-      PipelineRuntimes runtimes,
+      RunningPipelines runtimes,
       PaneHub hub,
       StateStore store,
       List<PipelineLifecycleListener> listeners,

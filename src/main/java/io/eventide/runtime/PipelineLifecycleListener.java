@@ -1,6 +1,6 @@
 package io.eventide.runtime;
 
-import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.definition.PipelineDefinition;
 
 /**
  * Told about pipelines being defined and deleted, for parts that run beside the runtime (a Kafka
@@ -10,7 +10,7 @@ public interface PipelineLifecycleListener {
   /**
    * Refuses a definition this process cannot run, before anything is stored.
    *
-   * @throws io.eventide.pipeline.InvalidInputException naming the offending fields
+   * @throws io.eventide.definition.json.InvalidInputException naming the offending fields
    */
   default void check(PipelineDefinition definition) {}
 

@@ -1,10 +1,9 @@
 package io.eventide.runtime;
 
-import io.eventide.config.IngestProperties;
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.Violation;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,10 +20,10 @@ import reactor.core.publisher.Mono;
 @Component
 public class Streams {
   private final PipelineRegistry registry;
-  private final PipelineRuntimes runtimes;
+  private final RunningPipelines runtimes;
   private final int maxReaders;
 
-  public Streams(PipelineRegistry registry, PipelineRuntimes runtimes, IngestProperties ingest) {
+  public Streams(PipelineRegistry registry, RunningPipelines runtimes, IngestProperties ingest) {
     this.registry = registry;
     this.runtimes = runtimes;
     this.maxReaders = ingest.maxPipelinesPerStream();
@@ -68,7 +67,7 @@ public class Streams {
 
   /**
    * Runs {@code work} on the runtime of every reader at once, each whole on one generation of its
-   * pipeline ({@link PipelineRuntimes#using}). One reader's failure stops none of the others: the
+   * pipeline ({@link RunningPipelines#using}). One reader's failure stops none of the others: the
    * answer has an outcome per pipeline, by name.
    */
   public <T> Mono<Map<String, Delivery<T>>> deliver(

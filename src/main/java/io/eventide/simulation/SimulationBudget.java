@@ -1,8 +1,8 @@
 package io.eventide.simulation;
 
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.Violation;
-import io.eventide.pipeline.Violations;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
+import io.eventide.definition.json.Violations;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;

@@ -1,6 +1,6 @@
 package io.eventide.simulation;
 
-import io.eventide.pipeline.PipelineDefinition;
+import io.eventide.definition.PipelineDefinition;
 import java.util.List;
 
 /**

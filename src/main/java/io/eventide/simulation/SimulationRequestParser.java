@@ -1,12 +1,12 @@
 package io.eventide.simulation;
 
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.JsonFields;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineLimits;
-import io.eventide.pipeline.PipelineParser;
-import io.eventide.pipeline.Violation;
-import io.eventide.pipeline.Violations;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineLimits;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.JsonFields;
+import io.eventide.definition.json.PipelineParser;
+import io.eventide.definition.json.Violation;
+import io.eventide.definition.json.Violations;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;

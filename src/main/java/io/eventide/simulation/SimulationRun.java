@@ -8,10 +8,10 @@ import io.eventide.core.ShardCore;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.core.ShardStep;
 import io.eventide.core.WatermarkMode;
+import io.eventide.core.read.EventTexts;
+import io.eventide.definition.PipelineDefinition;
 import io.eventide.engine.ManualClock;
 import io.eventide.engine.Time;
-import io.eventide.pipeline.EventTexts;
-import io.eventide.pipeline.PipelineDefinition;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 

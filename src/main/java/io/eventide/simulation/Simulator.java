@@ -1,6 +1,6 @@
 package io.eventide.simulation;
 
-import io.eventide.pipeline.InvalidInputException;
+import io.eventide.definition.json.InvalidInputException;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;

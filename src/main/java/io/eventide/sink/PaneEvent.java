@@ -11,8 +11,8 @@ import io.eventide.engine.Timing;
  * @param id the entry's position in the pipeline's pane log (Last-Event-ID resumes after it)
  * @param timing the pane's timing; null for a merge
  * @param last whether the pane is its window's final one; false for a merge
- * @param json the pane record ({@link io.eventide.pipeline.PaneRecords}), or for a merge the window
- *     merged away ({@link io.eventide.pipeline.PaneRecords#merge})
+ * @param json the pane record ({@link io.eventide.core.render.PaneRecords}), or for a merge the
+ *     window merged away ({@link io.eventide.core.render.PaneRecords#merge})
  */
 public record PaneEvent(
     String id, LogEntryKind kind, String key, Timing timing, boolean last, String json) {

@@ -1,6 +1,5 @@
 package io.eventide.sink;
 
-import io.eventide.config.OutputProperties;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashSet;

@@ -1,13 +1,12 @@
 package io.eventide.state;
 
-import io.eventide.config.IngestProperties;
-import io.eventide.config.OutputProperties;
-import io.eventide.config.StateProperties;
-import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.pipeline.PipelineLimits;
-import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.core.IngestBounds;
+import io.eventide.definition.PipelineLimits;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.kafka.KafkaNamespace;
 import io.eventide.security.RateLimiter;
 import io.eventide.security.SecurityProperties;
+import io.eventide.sink.OutputProperties;
 import io.eventide.sink.PaneLogWatch;
 import io.eventide.state.memory.InMemoryPipelineRegistry;
 import io.eventide.state.memory.MemoryStateStore;
@@ -63,8 +62,8 @@ public class StateConfiguration {
         ReactiveRedisConnectionFactory factory,
         OutputProperties outputs,
         StateProperties state,
-        IngestProperties ingest) {
-      return new RedisStateStore(factory, outputs, state, ingest.bounds());
+        IngestBounds bounds) {
+      return new RedisStateStore(factory, outputs, state, bounds);
     }
 
     @Bean

@@ -20,8 +20,8 @@ public interface StateStore {
    * Takes ownership of a pipeline's state and reads it. Ownership fences any earlier owner: its
    * later commits fail. A durable store records the definition's lineage with the state.
    *
-   * @param lineage the {@link io.eventide.pipeline.Revision#lineage()} of the definition the state
-   *     is opened for
+   * @param lineage the {@link io.eventide.definition.Revision#lineage()} of the definition the
+   *     state is opened for
    * @param proposedShards the shard count for a pipeline with no state yet; one with state keeps
    *     the count it was created with, since keys are hashed into shards
    * @return fails with {@link StateUnavailableException} when the store cannot be reached, {@link

@@ -2,7 +2,7 @@ package io.eventide.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eventide.pipeline.EventTexts;
+import io.eventide.core.read.EventTexts;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.eventide.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eventide.config.OutputProperties;
+import io.eventide.sink.OutputProperties;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.core.IngestResult;
+import io.eventide.definition.json.Timestamps;
 import io.eventide.kafka.KafkaTestBroker;
-import io.eventide.pipeline.Timestamps;
 import io.eventide.runtime.LiveApi;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package io.eventide.core;
 
+import io.eventide.core.read.EventTexts;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineLimits;
+import io.eventide.definition.json.PipelineParser;
+import io.eventide.definition.kafka.KafkaNamespace;
 import io.eventide.engine.ManualClock;
 import io.eventide.engine.Time;
-import io.eventide.pipeline.EventTexts;
-import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineLimits;
-import io.eventide.pipeline.PipelineParser;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

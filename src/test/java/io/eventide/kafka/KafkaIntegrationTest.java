@@ -3,10 +3,10 @@ package io.eventide.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.core.IngestResult;
-import io.eventide.pipeline.EventTexts;
-import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.core.read.EventTexts;
+import io.eventide.definition.PipelineRegistry;
 import io.eventide.runtime.PipelineRuntime;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.RunningPipelines;
 import io.eventide.state.OutputStore;
 import io.eventide.state.TestRedis;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +67,7 @@ abstract class KafkaIntegrationTest {
   static final Duration PATIENCE = Duration.ofSeconds(30);
 
   @Autowired WebTestClient client;
-  @Autowired PipelineRuntimes runtimes;
+  @Autowired RunningPipelines runtimes;
   @Autowired PipelineRegistry registry;
   @Autowired OutputStore outputs;
 

@@ -2,11 +2,11 @@ package io.eventide.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineLimits;
-import io.eventide.pipeline.PipelineParser;
-import io.eventide.pipeline.Revision;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineLimits;
+import io.eventide.definition.Revision;
+import io.eventide.definition.json.PipelineParser;
+import io.eventide.definition.kafka.KafkaNamespace;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.eventide.pipeline.KafkaNamespace;
+import io.eventide.definition.kafka.KafkaNamespace;
 import io.eventide.state.TestRedis;
 import java.util.List;
 import java.util.Map;

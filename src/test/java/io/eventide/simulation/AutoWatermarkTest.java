@@ -2,7 +2,7 @@ package io.eventide.simulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eventide.pipeline.PipelineLimits;
+import io.eventide.definition.PipelineLimits;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,10 +3,10 @@ package io.eventide.simulation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.eventide.definition.PipelineLimits;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
 import io.eventide.engine.Time;
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.PipelineLimits;
-import io.eventide.pipeline.Violation;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.eventide.pipeline.InvalidInputException;
-import io.eventide.pipeline.PipelineLimits;
-import io.eventide.pipeline.Violation;
+import io.eventide.definition.PipelineLimits;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;

@@ -4,10 +4,10 @@ import static io.eventide.runtime.LiveApi.array;
 import static io.eventide.runtime.LiveApi.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
 import io.eventide.runtime.LiveApi;
-import io.eventide.runtime.PipelineRuntimes;
+import io.eventide.runtime.RunningPipelines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -108,7 +108,7 @@ class ConcurrentDefinitionsTest {
     String key = "probe-" + UUID.randomUUID();
     api.events(name, array(event(key, "2026-01-01T10:00:02Z", 5)));
     PipelineDefinition stored = app.getBean(PipelineRegistry.class).find(name).block();
-    assertThat(app.getBean(PipelineRuntimes.class).find(name).definition())
+    assertThat(app.getBean(RunningPipelines.class).find(name).definition())
         .as("the runtime's definition of %s", name)
         .isEqualTo(stored);
     String aggregate = api.get("/pipelines/" + name).at("/aggregate/type").asString();

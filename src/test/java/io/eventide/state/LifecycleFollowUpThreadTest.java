@@ -2,8 +2,8 @@ package io.eventide.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
 import io.eventide.runtime.LiveApi;
 import io.eventide.runtime.PipelineLifecycleListener;
 import java.time.Duration;

@@ -2,19 +2,18 @@ package io.eventide.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eventide.config.OutputProperties;
-import io.eventide.config.StateProperties;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.RenderedPane;
+import io.eventide.core.render.PaneRecordWriter;
+import io.eventide.definition.KeyFields;
 import io.eventide.engine.Pane;
 import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Timing;
 import io.eventide.engine.Window;
-import io.eventide.pipeline.KeyFields;
-import io.eventide.pipeline.PaneRecordWriter;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.LogPage;
+import io.eventide.sink.OutputProperties;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.memory.MemoryStateStore;
 import io.eventide.state.redis.RedisStateStore;

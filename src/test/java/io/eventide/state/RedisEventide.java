@@ -71,12 +71,12 @@ public final class RedisEventide {
     try {
       new io.eventide.state.redis.RedisStateStore(
               factory,
-              app.getBean(io.eventide.config.OutputProperties.class),
-              app.getBean(io.eventide.config.StateProperties.class),
-              app.getBean(io.eventide.config.IngestProperties.class).bounds())
+              app.getBean(io.eventide.sink.OutputProperties.class),
+              app.getBean(io.eventide.state.StateProperties.class),
+              app.getBean(io.eventide.runtime.IngestProperties.class).bounds())
           .open(
               pipeline,
-              app.getBean(io.eventide.pipeline.PipelineRegistry.class)
+              app.getBean(io.eventide.definition.PipelineRegistry.class)
                   .find(pipeline)
                   .block()
                   .revision()

@@ -1,7 +1,6 @@
 package io.eventide.state;
 
-import io.eventide.config.OutputProperties;
-import io.eventide.config.StateProperties;
+import io.eventide.sink.OutputProperties;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

@@ -1,8 +1,8 @@
 package io.eventide.state.memory;
 
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.Revision;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.Revision;
 import java.util.concurrent.ConcurrentSkipListMap;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

@@ -1,20 +1,20 @@
 package io.eventide.state.memory;
 
-import io.eventide.config.OutputProperties;
-import io.eventide.config.StateProperties;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardSnapshot;
+import io.eventide.core.render.PaneRecords;
 import io.eventide.engine.Pane;
 import io.eventide.engine.Window;
-import io.eventide.pipeline.PaneRecords;
 import io.eventide.sink.ForwarderStore;
 import io.eventide.sink.LogPage;
+import io.eventide.sink.OutputProperties;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
 import io.eventide.state.OutputStore;
 import io.eventide.state.PipelineState;
+import io.eventide.state.StateProperties;
 import io.eventide.state.StateStore;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -1,7 +1,7 @@
 package io.eventide.state.redis;
 
-import io.eventide.config.StateProperties;
 import io.eventide.sink.ForwarderStore;
+import io.eventide.state.StateProperties;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.core.io.ClassPathResource;

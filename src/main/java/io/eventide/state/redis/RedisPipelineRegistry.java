@@ -1,13 +1,13 @@
 package io.eventide.state.redis;
 
-import io.eventide.config.StateProperties;
-import io.eventide.pipeline.KafkaNamespace;
-import io.eventide.pipeline.PipelineDefinition;
-import io.eventide.pipeline.PipelineJson;
-import io.eventide.pipeline.PipelineLimits;
-import io.eventide.pipeline.PipelineParser;
-import io.eventide.pipeline.PipelineRegistry;
-import io.eventide.pipeline.Revision;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineLimits;
+import io.eventide.definition.PipelineRegistry;
+import io.eventide.definition.Revision;
+import io.eventide.definition.json.PipelineJson;
+import io.eventide.definition.json.PipelineParser;
+import io.eventide.definition.kafka.KafkaNamespace;
+import io.eventide.state.StateProperties;
 import java.util.Comparator;
 import java.util.List;
 import org.springframework.core.io.ClassPathResource;

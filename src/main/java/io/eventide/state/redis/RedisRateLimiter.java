@@ -1,9 +1,9 @@
 package io.eventide.state.redis;
 
-import io.eventide.config.StateProperties;
 import io.eventide.security.InMemoryRateLimiter;
 import io.eventide.security.RateLimiter;
 import io.eventide.security.SecurityProperties;
+import io.eventide.state.StateProperties;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;

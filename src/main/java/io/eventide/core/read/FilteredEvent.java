@@ -1,0 +1,6 @@
+package io.eventide.core.read;
+
+/** An event the pipeline's filter dropped: counted as filtered, neither windowed nor kept. */
+public enum FilteredEvent implements EventReadResult {
+  INSTANCE
+}

@@ -1,0 +1,87 @@
+package io.eventide.definition;
+
+import io.eventide.definition.kafka.KafkaSinkWarnings;
+import io.eventide.engine.AccumulationMode;
+import io.eventide.engine.Trigger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** What is risky about an accepted definition; returned with it so that the caller can decide. */
+final class PipelineWarnings {
+  /**
+   * Aggregates whose discarding panes cannot be combined from their values alone (a mean of means,
+   * the latest of values without their times) and so carry a mergeable {@code partial}.
+   */
+  private static final Set<String> NEEDS_PARTIAL_TO_COMBINE =
+      Set.of("mean", "distinctCount", "quantiles", "latest", "ohlc");
+
+  private static final Duration LONG_LATENESS = Duration.ofDays(7);
+
+  private PipelineWarnings() {}
+
+  static List<String> of(PipelineDefinition d) {
+    List<String> warnings = new ArrayList<>();
+    if (finishesBeforeGarbageCollection(d)) {
+      warnings.add(
+          "the trigger can finish before the window is garbage-collected: Beam's Java SDK refuses"
+              + " this at GroupByKey; later elements for a finished window are dropped as closed"
+              + " (wrap it in repeatedly, or give afterWatermark late firings)");
+    }
+    if (d.window() instanceof WindowDefinition.Global && firesOnlyAtEndOfTime(d.trigger())) {
+      warnings.add(
+          "the global window with this trigger fires only when the watermark reaches the end of"
+              + " time ('+inf'), which an unbounded stream never does: add early firings or use a"
+              + " repeated trigger");
+    }
+    if (d.accumulation() == AccumulationMode.DISCARDING) {
+      for (String aggregate : needingPartials(d)) {
+        warnings.add(
+            "discarding panes of "
+                + aggregate
+                + " cannot be combined from their values: combine them downstream via each"
+                + " record's partial");
+      }
+    }
+    if (d.allowedLateness().compareTo(LONG_LATENESS) > 0) {
+      warnings.add(
+          "allowedLateness "
+              + d.allowedLateness()
+              + " is longer than 7 days: the state of every window is kept that long");
+    }
+    warnings.addAll(KafkaSinkWarnings.of(d.sinks().kafka(), d.accumulation()));
+    return warnings;
+  }
+
+  /** The aggregates whose panes need their partial to be combined: "mean", or "p99 (quantiles)". */
+  private static List<String> needingPartials(PipelineDefinition d) {
+    if (d.aggregate() != null) {
+      return NEEDS_PARTIAL_TO_COMBINE.contains(d.aggregate().type())
+          ? List.of(d.aggregate().type())
+          : List.of();
+    }
+    return d.aggregates().stream()
+        .filter(a -> NEEDS_PARTIAL_TO_COMBINE.contains(a.aggregate().type()))
+        .map(a -> a.name() + " (" + a.aggregate().type() + ")")
+        .toList();
+  }
+
+  /**
+   * Beam's rule: a trigger that may finish loses data, except afterWatermark (with or without early
+   * firings) when there is no lateness, as the window then ends at the on-time pane anyway.
+   */
+  private static boolean finishesBeforeGarbageCollection(PipelineDefinition d) {
+    Trigger t = d.trigger();
+    if (!t.mayFinish()) {
+      return false;
+    }
+    return !(t instanceof Trigger.AfterWatermark && d.allowedLateness().isZero());
+  }
+
+  private static boolean firesOnlyAtEndOfTime(Trigger t) {
+    return t instanceof Trigger.Default
+        || t instanceof Trigger.Never
+        || (t instanceof Trigger.AfterWatermark w && w.early() == null);
+  }
+}

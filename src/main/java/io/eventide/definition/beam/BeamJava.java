@@ -1,0 +1,167 @@
+package io.eventide.definition.beam;
+
+import io.eventide.definition.WindowDefinition;
+import io.eventide.engine.CalendarWindows;
+import io.eventide.engine.Trigger;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The canonical Beam Java expression of a trigger or window: what a Beam user would write, and what
+ * {@link io.eventide.definition.beam.BeamExpression} reads back into the same definition.
+ */
+public final class BeamJava {
+  /** Units from the largest down; a duration is written in the largest that divides it. */
+  private static final List<DurationUnit> UNITS =
+      List.of(
+          new DurationUnit("standardDays", Duration.ofDays(1)),
+          new DurationUnit("standardHours", Duration.ofHours(1)),
+          new DurationUnit("standardMinutes", Duration.ofMinutes(1)),
+          new DurationUnit("standardSeconds", Duration.ofSeconds(1)),
+          new DurationUnit("millis", Duration.ofMillis(1)));
+
+  private record DurationUnit(String method, Duration length) {}
+
+  private BeamJava() {}
+
+  public static String trigger(Trigger t) {
+    if (t instanceof Trigger.Default) {
+      return "DefaultTrigger.of()";
+    }
+    if (t instanceof Trigger.AfterWatermark w) {
+      return "AfterWatermark.pastEndOfWindow()"
+          + (w.early() == null ? "" : ".withEarlyFirings(" + trigger(w.early()) + ")")
+          + (w.late() == null ? "" : ".withLateFirings(" + trigger(w.late()) + ")");
+    }
+    if (t instanceof Trigger.AfterProcessingTime p) {
+      return "AfterProcessingTime.pastFirstElementInPane()"
+          + (p.delayMillis() == 0
+              ? ""
+              : ".plusDelayOf(" + duration(Duration.ofMillis(p.delayMillis())) + ")");
+    }
+    if (t instanceof Trigger.AfterCount c) {
+      return "AfterPane.elementCountAtLeast(" + c.count() + ")";
+    }
+    if (t instanceof Trigger.Repeatedly r) {
+      return "Repeatedly.forever(" + trigger(r.trigger()) + ")";
+    }
+    if (t instanceof Trigger.AfterEach e) {
+      return "AfterEach.inOrder(" + triggers(e.triggers()) + ")";
+    }
+    if (t instanceof Trigger.AfterFirst f) {
+      return "AfterFirst.of(" + onceOrList(f.triggers()) + ")";
+    }
+    if (t instanceof Trigger.AfterAll a) {
+      return "AfterAll.of(" + onceOrList(a.triggers()) + ")";
+    }
+    if (t instanceof Trigger.OrFinally o) {
+      return trigger(o.trigger()) + ".orFinally(" + trigger(o.until()) + ")";
+    }
+    return "Never.ever()";
+  }
+
+  public static String window(WindowDefinition w) {
+    if (w instanceof WindowDefinition.Fixed f) {
+      return "FixedWindows.of(" + duration(f.size()) + ")" + offset(f.offset());
+    }
+    if (w instanceof WindowDefinition.Sliding s) {
+      return "SlidingWindows.of("
+          + duration(s.size())
+          + ").every("
+          + duration(s.period())
+          + ")"
+          + offset(s.offset());
+    }
+    if (w instanceof WindowDefinition.Session s) {
+      return "Sessions.withGapDuration(" + duration(s.gap()) + ")";
+    }
+    if (w instanceof WindowDefinition.Calendar c) {
+      return calendar(c);
+    }
+    return "new GlobalWindows()";
+  }
+
+  /** A Joda duration in the largest unit that divides it exactly. */
+  static String duration(Duration d) {
+    for (DurationUnit unit : UNITS) {
+      if (d.toMillis() % unit.length().toMillis() == 0) {
+        return "Duration." + unit.method() + "(" + d.toMillis() / unit.length().toMillis() + ")";
+      }
+    }
+    throw new IllegalStateException("millis divide every duration");
+  }
+
+  private static String offset(Duration offset) {
+    return offset.isZero() ? "" : ".withOffset(" + duration(offset) + ")";
+  }
+
+  private static String triggers(List<Trigger> triggers) {
+    return triggers.stream().map(BeamJava::trigger).collect(Collectors.joining(", "));
+  }
+
+  /**
+   * The arguments of {@code AfterFirst.of} or {@code AfterAll.of}: varargs while every sub-trigger
+   * is single-fire, as that overload takes only {@code OnceTrigger}s, else a {@code List<Trigger>}.
+   */
+  private static String onceOrList(List<Trigger> triggers) {
+    return triggers.stream().allMatch(Trigger::isOnce)
+        ? triggers(triggers)
+        : "Arrays.asList(" + triggers(triggers) + ")";
+  }
+
+  /**
+   * Calendar windows with Beam's builder methods; the start and the zone appear only when they
+   * differ from Beam's defaults (1970-01-01, UTC).
+   */
+  private static String calendar(WindowDefinition.Calendar c) {
+    String unit = c.unit().name().toLowerCase(Locale.ROOT);
+    StringBuilder java = new StringBuilder("CalendarWindows.").append(unit).append('(');
+    java.append(c.multiple());
+    if (c.unit() == CalendarWindows.Unit.WEEKS) {
+      java.append(", DateTimeConstants.").append(c.weekStart().name());
+    }
+    java.append(')');
+    LocalDate start = c.startDate();
+    if (!start.equals(WindowDefinition.Calendar.DEFAULT_START)) {
+      switch (c.unit()) {
+        case DAYS, WEEKS ->
+            java.append(".withStartingDay(")
+                .append(start.getYear())
+                .append(", ")
+                .append(start.getMonthValue())
+                .append(", ")
+                .append(start.getDayOfMonth())
+                .append(')');
+        case MONTHS -> {
+          java.append(".withStartingMonth(")
+              .append(start.getYear())
+              .append(", ")
+              .append(start.getMonthValue())
+              .append(')');
+          if (start.getDayOfMonth() != 1) {
+            java.append(".beginningOnDay(").append(start.getDayOfMonth()).append(')');
+          }
+        }
+        case YEARS -> {
+          java.append(".withStartingYear(").append(start.getYear()).append(')');
+          if (start.getDayOfYear() != 1) {
+            java.append(".beginningOnDay(")
+                .append(start.getMonthValue())
+                .append(", ")
+                .append(start.getDayOfMonth())
+                .append(')');
+          }
+        }
+      }
+    }
+    if (!c.timeZone().equals(WindowDefinition.Calendar.DEFAULT_ZONE)) {
+      java.append(".withTimeZone(DateTimeZone.forID(\"")
+          .append(c.timeZone().getId())
+          .append("\"))");
+    }
+    return java.toString();
+  }
+}

@@ -1,9 +1,0 @@
-package io.eventide.pipeline;
-
-/**
- * An event that cannot enter the engine.
- *
- * @param path the JSON pointer, inside the event, of the offending field
- * @param reason what is wrong with it
- */
-public record InvalidEvent(String path, String reason) implements EventReadResult {}

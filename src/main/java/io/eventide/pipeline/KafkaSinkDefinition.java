@@ -1,9 +1,0 @@
-package io.eventide.pipeline;
-
-/**
- * Where a pipeline's panes go in Kafka.
- *
- * @param topic the pane topic; {@link KafkaNamespace#paneTopic} by default
- * @param mode how consumers read the topic
- */
-public record KafkaSinkDefinition(String topic, KafkaSinkMode mode) {}

@@ -1,0 +1,59 @@
+package io.eventide.runtime;
+
+import io.eventide.core.IngestBounds;
+import io.eventide.core.read.JsonLimits;
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Event ingestion over HTTP.
+ *
+ * @param maxBodySize the largest request body accepted, streamed NDJSON included (413 beyond)
+ * @param ndjsonBatchEvents how many NDJSON lines make one batch, so that a large upload is applied
+ *     in pieces and never held whole in memory
+ * @param maxJsonDepth how deeply arrays and objects may nest in a request body (400 beyond)
+ * @param maxNumberLength the most characters a JSON number may have (400 beyond)
+ * @param maxStringLength the most characters a JSON string may have (400 beyond)
+ * @param maxSources watermark sources a pipeline tracks at once; an event of one more is invalid, a
+ *     watermark post for one more is 400
+ * @param sourceExpiryIdleTimeouts how many of its pipeline's {@code idleTimeout} a source may stay
+ *     silent before it is forgotten
+ * @param idRetention how far past an event's time the watermark may go before its id is forgotten,
+ *     for windows that stay open longer (global windows, long lateness)
+ * @param maxIdsPerShard event ids a shard remembers at once; past it, those that would be forgotten
+ *     soonest go first
+ * @param maxInFlight ingestion requests in flight at once, over all pipelines and streams (503
+ *     beyond)
+ * @param maxPipelinesPerStream pipelines that may read one stream, since one request to a stream is
+ *     applied to each of them (a definition beyond is 400)
+ */
+@Validated
+@ConfigurationProperties("eventide.ingest")
+public record IngestProperties(
+    @DefaultValue("16MB") DataSize maxBodySize,
+    @DefaultValue("10000") @Min(1) int ndjsonBatchEvents,
+    @DefaultValue("64") @Min(1) int maxJsonDepth,
+    @DefaultValue("100") @Min(1) int maxNumberLength,
+    @DefaultValue("1000000") @Min(1) int maxStringLength,
+    @DefaultValue("1000") @Min(1) int maxSources,
+    @DefaultValue("60") @Min(1) int sourceExpiryIdleTimeouts,
+    @DefaultValue("24h") Duration idRetention,
+    @DefaultValue("1000000") @Min(1) int maxIdsPerShard,
+    @DefaultValue("256") @Min(1) int maxInFlight,
+    @DefaultValue("16") @Min(1) int maxPipelinesPerStream) {
+
+  /** What the live runtime bounds per pipeline. */
+  public IngestBounds bounds() {
+    return new IngestBounds(
+        maxSources, sourceExpiryIdleTimeouts, idRetention.toMillis(), maxIdsPerShard, json());
+  }
+
+  /** What one JSON text (a body, a line, an event) may make the parser do. */
+  public JsonLimits json() {
+    return new JsonLimits(maxJsonDepth, maxNumberLength, maxStringLength);
+  }
+}
