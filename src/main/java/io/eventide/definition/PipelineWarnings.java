@@ -3,20 +3,13 @@ package io.eventide.definition;
 import io.eventide.definition.kafka.KafkaSinkWarnings;
 import io.eventide.engine.AccumulationMode;
 import io.eventide.engine.Trigger;
+import io.eventide.engine.aggregate.Aggregates;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /** What is risky about an accepted definition; returned with it so that the caller can decide. */
 final class PipelineWarnings {
-  /**
-   * Aggregates whose discarding panes cannot be combined from their values alone (a mean of means,
-   * the latest of values without their times) and so carry a mergeable {@code partial}.
-   */
-  private static final Set<String> NEEDS_PARTIAL_TO_COMBINE =
-      Set.of("mean", "distinctCount", "quantiles", "latest", "ohlc");
-
   private static final Duration LONG_LATENESS = Duration.ofDays(7);
 
   private PipelineWarnings() {}
@@ -57,14 +50,16 @@ final class PipelineWarnings {
   /** The aggregates whose panes need their partial to be combined: "mean", or "p99 (quantiles)". */
   private static List<String> needingPartials(PipelineDefinition d) {
     if (d.aggregate() != null) {
-      return NEEDS_PARTIAL_TO_COMBINE.contains(d.aggregate().type())
-          ? List.of(d.aggregate().type())
-          : List.of();
+      return needsPartialToCombine(d.aggregate()) ? List.of(d.aggregate().type()) : List.of();
     }
     return d.aggregates().stream()
-        .filter(a -> NEEDS_PARTIAL_TO_COMBINE.contains(a.aggregate().type()))
+        .filter(a -> needsPartialToCombine(a.aggregate()))
         .map(a -> a.name() + " (" + a.aggregate().type() + ")")
         .toList();
+  }
+
+  private static boolean needsPartialToCombine(AggregateDefinition a) {
+    return Aggregates.create(a.spec()).needsPartialToCombine();
   }
 
   /**

@@ -16,8 +16,32 @@ public sealed interface WindowDefinition {
 
   WindowFn windowFn();
 
+  /** Answers with what {@code visitor} makes of this kind of window. */
+  <R> R accept(Visitor<R> visitor);
+
+  /**
+   * What a writer makes of each kind of window; a new kind does not compile until every writer
+   * handles it.
+   */
+  interface Visitor<R> {
+    R fixed(Fixed w);
+
+    R sliding(Sliding w);
+
+    R session(Session w);
+
+    R global(Global w);
+
+    R calendar(Calendar w);
+  }
+
   /** Windows of {@code size} whose boundaries sit at {@code offset} after each multiple of size. */
   record Fixed(Duration size, Duration offset) implements WindowDefinition {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.fixed(this);
+    }
+
     @Override
     public String type() {
       return "fixed";
@@ -32,6 +56,11 @@ public sealed interface WindowDefinition {
   /** Windows of {@code size} starting every {@code period}, shifted by {@code offset}. */
   record Sliding(Duration size, Duration period, Duration offset) implements WindowDefinition {
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.sliding(this);
+    }
+
+    @Override
     public String type() {
       return "sliding";
     }
@@ -45,6 +74,11 @@ public sealed interface WindowDefinition {
   /** Per-key sessions that close after {@code gap} without elements. */
   record Session(Duration gap) implements WindowDefinition {
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.session(this);
+    }
+
+    @Override
     public String type() {
       return "session";
     }
@@ -57,6 +91,11 @@ public sealed interface WindowDefinition {
 
   /** One window over all time. */
   record Global() implements WindowDefinition {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.global(this);
+    }
+
     @Override
     public String type() {
       return "global";
@@ -81,6 +120,11 @@ public sealed interface WindowDefinition {
       LocalDate startDate,
       DayOfWeek weekStart)
       implements WindowDefinition {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.calendar(this);
+    }
+
     /** Beam's defaults, so that a window written as a Beam expression means the same here. */
     public static final ZoneId DEFAULT_ZONE = ZoneId.of("UTC");
 

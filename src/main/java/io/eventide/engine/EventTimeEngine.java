@@ -507,6 +507,7 @@ public final class EventTimeEngine {
     } else {
       timing = Timing.ON_TIME;
     }
+    Invariants.checkTimingOrder(lastTiming, timing, ws);
     return new PaneInfo(index, nonSpeculative, timing, first, finished);
   }
 
@@ -605,9 +606,7 @@ public final class EventTimeEngine {
   }
 
   private void setEventTimer(WindowState ws, long time) {
-    if (Invariants.ON) {
-      invariants.checkEventTimer(ws, time, inputWatermark);
-    }
+    invariants.checkEventTimer(ws, time, inputWatermark);
     byte bit = time == ws.maxTimestamp() ? WindowState.TIMER_AT_END : WindowState.TIMER_AT_GC;
     if ((ws.eventTimers & bit) != 0) {
       return;
@@ -634,7 +633,7 @@ public final class EventTimeEngine {
       KeyState k = touched[t];
       touched[t] = null;
       holds.recompute(k);
-      if (Invariants.ON) {
+      if (Invariants.THOROUGH) {
         invariants.checkSettled(k, inputWatermark);
       }
       keys.settled(k);
@@ -702,7 +701,7 @@ public final class EventTimeEngine {
       }
     }
     holds.recompute(k);
-    if (Invariants.ON) {
+    if (Invariants.THOROUGH) {
       invariants.checkStored(k);
     }
     keys.restored(k);

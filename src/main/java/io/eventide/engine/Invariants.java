@@ -6,12 +6,15 @@ package io.eventide.engine;
  * will ever collect, a hold past the window's garbage collection) would otherwise show up much
  * later, as a wrong pane or as state and holds that are never freed.
  *
- * <p>On when Java assertions are enabled for the engine (surefire's default, so in every test) or
- * when the JVM runs with {@code -Deventide.engine.checks=true}; off otherwise. Every call sits
- * behind {@link #ON}, a constant the JIT folds, so that checks off cost nothing on the hot path.
+ * <p>As in Beam, the checks that cost O(1) always run: a timer's time, a hold within its window,
+ * the order of pane timings. Each tests its condition first and formats (and boxes) nothing unless
+ * it fails, so a passing check costs a comparison. The checks that walk a key's windows after every
+ * batch ({@link #checkSettled}, {@link #checkStored}) are {@link #THOROUGH}: on when Java
+ * assertions are enabled for the engine (surefire's default, so in every test) or when the JVM runs
+ * with {@code -Deventide.engine.checks=true}; off otherwise, behind a constant the JIT folds.
  */
 final class Invariants {
-  static final boolean ON =
+  static final boolean THOROUGH =
       Invariants.class.desiredAssertionStatus() || Boolean.getBoolean("eventide.engine.checks");
 
   private final WindowingStrategy strategy;
@@ -32,13 +35,31 @@ final class Invariants {
   }
 
   /**
-   * Throws when {@code ok} is false; the message is only formatted then.
+   * Throws when {@code ok} is false; the message is only formatted then. For the thorough checks:
+   * the always-on ones test their condition before calling {@link #broken}, so that passing
+   * allocates nothing.
    *
    * @throws IllegalStateException naming the broken assumption
    */
   static void check(boolean ok, String format, Object... args) {
     if (!ok) {
-      throw new IllegalStateException("engine invariant broken: " + String.format(format, args));
+      throw broken(format, args);
+    }
+  }
+
+  /** The exception for a broken assumption, to throw. */
+  static IllegalStateException broken(String format, Object... args) {
+    return new IllegalStateException("engine invariant broken: " + String.format(format, args));
+  }
+
+  /**
+   * A window's panes go EARLY, then at most one ON_TIME, then LATE, never back (Beam's runner
+   * checks the same when it builds a pane's info).
+   */
+  static void checkTimingOrder(Timing last, Timing next, WindowState ws) {
+    if (last != null
+        && (next.ordinal() < last.ordinal() || next == last && last == Timing.ON_TIME)) {
+      throw broken("a %s pane of window [%d, %d) follows a %s pane", next, ws.start, ws.end, last);
     }
   }
 
@@ -48,20 +69,17 @@ final class Invariants {
    * after the panes it should have come before.
    */
   void checkEventTimer(WindowState ws, long time, long inputWatermark) {
-    check(
-        time == ws.maxTimestamp() || time == gcTime(ws),
-        "event-time timer at %d for window [%d, %d) is neither at its end nor at its garbage"
-            + " collection",
-        time,
-        ws.start,
-        ws.end);
-    check(
-        time >= inputWatermark,
-        "event-time timer at %d for window [%d, %d) is behind the input watermark %d",
-        time,
-        ws.start,
-        ws.end,
-        inputWatermark);
+    if (time != ws.maxTimestamp() && time != gcTime(ws)) {
+      throw broken(
+          "event-time timer at %d for window [%d, %d) is neither at its end nor at its garbage"
+              + " collection",
+          time, ws.start, ws.end);
+    }
+    if (time < inputWatermark) {
+      throw broken(
+          "event-time timer at %d for window [%d, %d) is behind the input watermark %d",
+          time, ws.start, ws.end, inputWatermark);
+    }
   }
 
   /**

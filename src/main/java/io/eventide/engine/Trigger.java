@@ -29,8 +29,43 @@ public sealed interface Trigger
     return List.of();
   }
 
+  /** Answers with what {@code visitor} makes of this kind of trigger. */
+  <R> R accept(Visitor<R> visitor);
+
+  /**
+   * What a caller makes of each kind of trigger. Every kind has its method, so that a new kind does
+   * not compile until the engine's compiler and the JSON and Beam writers all handle it, which a
+   * chain of {@code instanceof} (Java 17 has no pattern switch) would leave unchecked.
+   */
+  interface Visitor<R> {
+    R defaultTrigger(Default t);
+
+    R afterWatermark(AfterWatermark t);
+
+    R afterProcessingTime(AfterProcessingTime t);
+
+    R afterCount(AfterCount t);
+
+    R repeatedly(Repeatedly t);
+
+    R afterEach(AfterEach t);
+
+    R afterFirst(AfterFirst t);
+
+    R afterAll(AfterAll t);
+
+    R orFinally(OrFinally t);
+
+    R never(Never t);
+  }
+
   /** Fires when the watermark passes the end of the window, and again for every late batch. */
   record Default() implements Trigger {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.defaultTrigger(this);
+    }
+
     @Override
     public boolean isOnce() {
       return false;
@@ -47,6 +82,11 @@ public sealed interface Trigger
    * be null) fire repeatedly before and after that.
    */
   record AfterWatermark(Trigger early, Trigger late) implements Trigger {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.afterWatermark(this);
+    }
+
     @Override
     public boolean isOnce() {
       return early == null && late == null;
@@ -69,6 +109,11 @@ public sealed interface Trigger
   /** Fires once processing time is past the first element of the pane plus {@code delayMillis}. */
   record AfterProcessingTime(long delayMillis) implements Trigger {
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.afterProcessingTime(this);
+    }
+
+    @Override
     public boolean isOnce() {
       return true;
     }
@@ -82,6 +127,11 @@ public sealed interface Trigger
   /** Fires once the pane holds at least {@code count} elements. */
   record AfterCount(long count) implements Trigger {
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.afterCount(this);
+    }
+
+    @Override
     public boolean isOnce() {
       return true;
     }
@@ -94,6 +144,11 @@ public sealed interface Trigger
 
   /** Fires whenever {@code trigger} fires, resetting it each time; never finishes. */
   record Repeatedly(Trigger trigger) implements Trigger {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.repeatedly(this);
+    }
+
     @Override
     public boolean isOnce() {
       return false;
@@ -112,6 +167,11 @@ public sealed interface Trigger
 
   /** Runs each sub-trigger until it finishes, in order; finishes with the last. */
   record AfterEach(List<Trigger> triggers) implements Trigger {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.afterEach(this);
+    }
+
     public AfterEach {
       triggers = List.copyOf(triggers);
     }
@@ -137,6 +197,11 @@ public sealed interface Trigger
    * {@code AfterFirst.of(List<Trigger>)} takes them.
    */
   record AfterFirst(List<Trigger> triggers) implements Trigger {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.afterFirst(this);
+    }
+
     public AfterFirst {
       triggers = List.copyOf(triggers);
     }
@@ -163,6 +228,11 @@ public sealed interface Trigger
    * sub-triggers may be any triggers, as Beam's {@code AfterAll.of(List<Trigger>)} takes them.
    */
   record AfterAll(List<Trigger> triggers) implements Trigger {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.afterAll(this);
+    }
+
     public AfterAll {
       triggers = List.copyOf(triggers);
     }
@@ -186,6 +256,11 @@ public sealed interface Trigger
 
   /** Fires when {@code trigger} fires; fires and finishes when {@code until} fires. */
   record OrFinally(Trigger trigger, Trigger until) implements Trigger {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.orFinally(this);
+    }
+
     /** Never a single-fire trigger, whatever its parts: Beam's type system says so. */
     @Override
     public boolean isOnce() {
@@ -205,6 +280,11 @@ public sealed interface Trigger
 
   /** Never fires; only the closing pane at garbage collection can come out. */
   record Never() implements Trigger {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.never(this);
+    }
+
     @Override
     public boolean isOnce() {
       return true;

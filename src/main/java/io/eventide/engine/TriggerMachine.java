@@ -60,30 +60,67 @@ final class TriggerMachine {
       return node;
     }
 
-    // Java 17 has no pattern matching for switch, hence the chain.
     private TriggerNode node(int index, Trigger t) {
-      if (t instanceof Trigger.Default) {
-        return new DefaultTriggerNode(index);
-      } else if (t instanceof Trigger.Never) {
-        return new NeverTriggerNode(index);
-      } else if (t instanceof Trigger.AfterCount a) {
-        return new AfterCountTriggerNode(index, slots++, a.count());
-      } else if (t instanceof Trigger.AfterProcessingTime p) {
-        return new AfterProcessingTimeTriggerNode(index, slots++, p.delayMillis());
-      } else if (t instanceof Trigger.AfterWatermark w) {
-        return watermark(index, w);
-      } else if (t instanceof Trigger.Repeatedly r) {
-        return new RepeatedlyTriggerNode(index, compile(r.trigger()));
-      } else if (t instanceof Trigger.AfterEach e) {
-        return new AfterEachTriggerNode(index, compileAll(e.triggers()));
-      } else if (t instanceof Trigger.AfterFirst f) {
-        return new AfterFirstTriggerNode(index, compileAll(f.triggers()));
-      } else if (t instanceof Trigger.AfterAll a) {
-        return new AfterAllTriggerNode(index, compileAll(a.triggers()));
-      } else if (t instanceof Trigger.OrFinally o) {
-        return new OrFinallyTriggerNode(index, compile(o.trigger()), compile(o.until()));
+      return t.accept(new NodeAt(index));
+    }
+
+    /** The node of one trigger, numbered {@code index}; its children are compiled after it. */
+    private final class NodeAt implements Trigger.Visitor<TriggerNode> {
+      private final int index;
+
+      NodeAt(int index) {
+        this.index = index;
       }
-      throw new IllegalArgumentException("unknown trigger " + t);
+
+      @Override
+      public TriggerNode defaultTrigger(Trigger.Default t) {
+        return new DefaultTriggerNode(index);
+      }
+
+      @Override
+      public TriggerNode never(Trigger.Never t) {
+        return new NeverTriggerNode(index);
+      }
+
+      @Override
+      public TriggerNode afterCount(Trigger.AfterCount t) {
+        return new AfterCountTriggerNode(index, slots++, t.count());
+      }
+
+      @Override
+      public TriggerNode afterProcessingTime(Trigger.AfterProcessingTime t) {
+        return new AfterProcessingTimeTriggerNode(index, slots++, t.delayMillis());
+      }
+
+      @Override
+      public TriggerNode afterWatermark(Trigger.AfterWatermark t) {
+        return watermark(index, t);
+      }
+
+      @Override
+      public TriggerNode repeatedly(Trigger.Repeatedly t) {
+        return new RepeatedlyTriggerNode(index, compile(t.trigger()));
+      }
+
+      @Override
+      public TriggerNode afterEach(Trigger.AfterEach t) {
+        return new AfterEachTriggerNode(index, compileAll(t.triggers()));
+      }
+
+      @Override
+      public TriggerNode afterFirst(Trigger.AfterFirst t) {
+        return new AfterFirstTriggerNode(index, compileAll(t.triggers()));
+      }
+
+      @Override
+      public TriggerNode afterAll(Trigger.AfterAll t) {
+        return new AfterAllTriggerNode(index, compileAll(t.triggers()));
+      }
+
+      @Override
+      public TriggerNode orFinally(Trigger.OrFinally t) {
+        return new OrFinallyTriggerNode(index, compile(t.trigger()), compile(t.until()));
+      }
     }
 
     private TriggerNode watermark(int index, Trigger.AfterWatermark w) {

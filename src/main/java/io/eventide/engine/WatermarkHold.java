@@ -71,14 +71,10 @@ final class WatermarkHold {
     if (hold < outputWatermark || ws.maxTimestamp() < inputWatermark) {
       return false;
     }
-    if (Invariants.ON) {
-      Invariants.check(
-          hold <= ws.maxTimestamp(),
+    if (hold > ws.maxTimestamp()) {
+      throw Invariants.broken(
           "element hold %d is after the end %d of window [%d, %d)",
-          hold,
-          ws.maxTimestamp(),
-          ws.start,
-          ws.end);
+          hold, ws.maxTimestamp(), ws.start, ws.end);
     }
     ws.elementHold = combine(ws.elementHold, hold);
     return true;
@@ -141,15 +137,11 @@ final class WatermarkHold {
           ws.elementHold = WindowState.NO_HOLD;
         }
         if (merged != WindowState.NO_HOLD) {
-          if (Invariants.ON) {
-            // Each part's hold was on time when set, and the output watermark has waited for it.
-            Invariants.check(
-                merged >= outputWatermark(k, inputWatermark),
+          // Each part's hold was on time when set, and the output watermark has waited for it.
+          if (merged < outputWatermark(k, inputWatermark)) {
+            throw Invariants.broken(
                 "merged element hold %d of window [%d, %d) is behind the output watermark %d",
-                merged,
-                result.start,
-                result.end,
-                outputWatermark(k, inputWatermark));
+                merged, result.start, result.end, outputWatermark(k, inputWatermark));
           }
           result.elementHold = combine(result.elementHold, merged);
         }

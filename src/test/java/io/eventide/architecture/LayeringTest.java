@@ -34,8 +34,7 @@ class LayeringTest {
         @Override
         public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
           String name = javaClass.getPackageName();
-          return name.equals("io.eventide.definition")
-                  || name.startsWith("io.eventide.definition.")
+          return name.equals("io.eventide.definition") || name.startsWith("io.eventide.definition.")
               ? SliceIdentifier.of(name)
               : SliceIdentifier.ignore();
         }

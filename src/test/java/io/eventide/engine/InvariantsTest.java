@@ -53,8 +53,30 @@ class InvariantsTest {
   }
 
   @Test
-  void checksAreOnInTests() {
-    assertThat(Invariants.ON).as("surefire runs with -ea").isTrue();
+  void thoroughChecksAreOnInTests() {
+    assertThat(Invariants.THOROUGH).as("surefire runs with -ea").isTrue();
+  }
+
+  /** The order of pane timings is checked always, not only in tests: it costs a comparison. */
+  @Test
+  void paneTimingsGoForwardOnly() {
+    WindowState ws = new WindowState(0, MINUTE);
+    assertThatCode(
+            () -> {
+              Invariants.checkTimingOrder(null, Timing.EARLY, ws);
+              Invariants.checkTimingOrder(Timing.EARLY, Timing.EARLY, ws);
+              Invariants.checkTimingOrder(Timing.EARLY, Timing.ON_TIME, ws);
+              Invariants.checkTimingOrder(Timing.ON_TIME, Timing.LATE, ws);
+              Invariants.checkTimingOrder(Timing.LATE, Timing.LATE, ws);
+            })
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> Invariants.checkTimingOrder(Timing.LATE, Timing.EARLY, ws))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("a EARLY pane of window [0, 60000) follows a LATE pane");
+    assertThatThrownBy(() -> Invariants.checkTimingOrder(Timing.ON_TIME, Timing.ON_TIME, ws))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> Invariants.checkTimingOrder(Timing.LATE, Timing.ON_TIME, ws))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test

@@ -28,61 +28,103 @@ public final class BeamJava {
   private BeamJava() {}
 
   public static String trigger(Trigger t) {
-    if (t instanceof Trigger.Default) {
-      return "DefaultTrigger.of()";
-    }
-    if (t instanceof Trigger.AfterWatermark w) {
-      return "AfterWatermark.pastEndOfWindow()"
-          + (w.early() == null ? "" : ".withEarlyFirings(" + trigger(w.early()) + ")")
-          + (w.late() == null ? "" : ".withLateFirings(" + trigger(w.late()) + ")");
-    }
-    if (t instanceof Trigger.AfterProcessingTime p) {
-      return "AfterProcessingTime.pastFirstElementInPane()"
-          + (p.delayMillis() == 0
-              ? ""
-              : ".plusDelayOf(" + duration(Duration.ofMillis(p.delayMillis())) + ")");
-    }
-    if (t instanceof Trigger.AfterCount c) {
-      return "AfterPane.elementCountAtLeast(" + c.count() + ")";
-    }
-    if (t instanceof Trigger.Repeatedly r) {
-      return "Repeatedly.forever(" + trigger(r.trigger()) + ")";
-    }
-    if (t instanceof Trigger.AfterEach e) {
-      return "AfterEach.inOrder(" + triggers(e.triggers()) + ")";
-    }
-    if (t instanceof Trigger.AfterFirst f) {
-      return "AfterFirst.of(" + onceOrList(f.triggers()) + ")";
-    }
-    if (t instanceof Trigger.AfterAll a) {
-      return "AfterAll.of(" + onceOrList(a.triggers()) + ")";
-    }
-    if (t instanceof Trigger.OrFinally o) {
-      return trigger(o.trigger()) + ".orFinally(" + trigger(o.until()) + ")";
-    }
-    return "Never.ever()";
+    return t.accept(TRIGGERS);
   }
 
+  private static final Trigger.Visitor<String> TRIGGERS =
+      new Trigger.Visitor<>() {
+        @Override
+        public String defaultTrigger(Trigger.Default t) {
+          return "DefaultTrigger.of()";
+        }
+
+        @Override
+        public String afterWatermark(Trigger.AfterWatermark w) {
+          return "AfterWatermark.pastEndOfWindow()"
+              + (w.early() == null ? "" : ".withEarlyFirings(" + trigger(w.early()) + ")")
+              + (w.late() == null ? "" : ".withLateFirings(" + trigger(w.late()) + ")");
+        }
+
+        @Override
+        public String afterProcessingTime(Trigger.AfterProcessingTime p) {
+          return "AfterProcessingTime.pastFirstElementInPane()"
+              + (p.delayMillis() == 0
+                  ? ""
+                  : ".plusDelayOf(" + duration(Duration.ofMillis(p.delayMillis())) + ")");
+        }
+
+        @Override
+        public String afterCount(Trigger.AfterCount c) {
+          return "AfterPane.elementCountAtLeast(" + c.count() + ")";
+        }
+
+        @Override
+        public String repeatedly(Trigger.Repeatedly r) {
+          return "Repeatedly.forever(" + trigger(r.trigger()) + ")";
+        }
+
+        @Override
+        public String afterEach(Trigger.AfterEach e) {
+          return "AfterEach.inOrder(" + triggers(e.triggers()) + ")";
+        }
+
+        @Override
+        public String afterFirst(Trigger.AfterFirst f) {
+          return "AfterFirst.of(" + onceOrList(f.triggers()) + ")";
+        }
+
+        @Override
+        public String afterAll(Trigger.AfterAll a) {
+          return "AfterAll.of(" + onceOrList(a.triggers()) + ")";
+        }
+
+        @Override
+        public String orFinally(Trigger.OrFinally o) {
+          return trigger(o.trigger()) + ".orFinally(" + trigger(o.until()) + ")";
+        }
+
+        @Override
+        public String never(Trigger.Never t) {
+          return "Never.ever()";
+        }
+      };
+
   public static String window(WindowDefinition w) {
-    if (w instanceof WindowDefinition.Fixed f) {
-      return "FixedWindows.of(" + duration(f.size()) + ")" + offset(f.offset());
-    }
-    if (w instanceof WindowDefinition.Sliding s) {
-      return "SlidingWindows.of("
-          + duration(s.size())
-          + ").every("
-          + duration(s.period())
-          + ")"
-          + offset(s.offset());
-    }
-    if (w instanceof WindowDefinition.Session s) {
-      return "Sessions.withGapDuration(" + duration(s.gap()) + ")";
-    }
-    if (w instanceof WindowDefinition.Calendar c) {
-      return calendar(c);
-    }
-    return "new GlobalWindows()";
+    return w.accept(WINDOWS);
   }
+
+  private static final WindowDefinition.Visitor<String> WINDOWS =
+      new WindowDefinition.Visitor<>() {
+        @Override
+        public String fixed(WindowDefinition.Fixed f) {
+          return "FixedWindows.of(" + duration(f.size()) + ")" + offset(f.offset());
+        }
+
+        @Override
+        public String sliding(WindowDefinition.Sliding s) {
+          return "SlidingWindows.of("
+              + duration(s.size())
+              + ").every("
+              + duration(s.period())
+              + ")"
+              + offset(s.offset());
+        }
+
+        @Override
+        public String session(WindowDefinition.Session s) {
+          return "Sessions.withGapDuration(" + duration(s.gap()) + ")";
+        }
+
+        @Override
+        public String global(WindowDefinition.Global g) {
+          return "new GlobalWindows()";
+        }
+
+        @Override
+        public String calendar(WindowDefinition.Calendar c) {
+          return BeamJava.calendar(c);
+        }
+      };
 
   /** A Joda duration in the largest unit that divides it exactly. */
   static String duration(Duration d) {

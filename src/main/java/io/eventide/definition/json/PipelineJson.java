@@ -88,60 +88,129 @@ public final class PipelineJson {
   }
 
   private static ObjectNode window(WindowDefinition w) {
-    ObjectNode json = JSON.objectNode().put("type", w.type());
-    if (w instanceof WindowDefinition.Fixed f) {
-      json.put("size", f.size().toString()).put("offset", f.offset().toString());
-    } else if (w instanceof WindowDefinition.Sliding s) {
-      json.put("size", s.size().toString())
-          .put("period", s.period().toString())
-          .put("offset", s.offset().toString());
-    } else if (w instanceof WindowDefinition.Session s) {
-      json.put("gap", s.gap().toString());
-    } else if (w instanceof WindowDefinition.Calendar c) {
-      json.put("unit", c.unit().name().toLowerCase(Locale.ROOT))
-          .put("multiple", c.multiple())
-          .put("timeZone", c.timeZone().getId())
-          .put("startDate", c.startDate().toString());
-      if (c.weekStart() != null) {
-        json.put("weekStart", c.weekStart().name());
-      }
-    }
-    return json;
+    return w.accept(WINDOWS);
   }
+
+  private static final WindowDefinition.Visitor<ObjectNode> WINDOWS =
+      new WindowDefinition.Visitor<>() {
+        @Override
+        public ObjectNode fixed(WindowDefinition.Fixed f) {
+          return typed("fixed")
+              .put("size", f.size().toString())
+              .put("offset", f.offset().toString());
+        }
+
+        @Override
+        public ObjectNode sliding(WindowDefinition.Sliding s) {
+          return typed("sliding")
+              .put("size", s.size().toString())
+              .put("period", s.period().toString())
+              .put("offset", s.offset().toString());
+        }
+
+        @Override
+        public ObjectNode session(WindowDefinition.Session s) {
+          return typed("session").put("gap", s.gap().toString());
+        }
+
+        @Override
+        public ObjectNode global(WindowDefinition.Global g) {
+          return typed("global");
+        }
+
+        @Override
+        public ObjectNode calendar(WindowDefinition.Calendar c) {
+          ObjectNode json =
+              typed("calendar")
+                  .put("unit", c.unit().name().toLowerCase(Locale.ROOT))
+                  .put("multiple", c.multiple())
+                  .put("timeZone", c.timeZone().getId())
+                  .put("startDate", c.startDate().toString());
+          if (c.weekStart() != null) {
+            json.put("weekStart", c.weekStart().name());
+          }
+          return json;
+        }
+      };
 
   /** A trigger tree in the form {@link TriggerParser} reads, with afterAny written afterFirst. */
   private static ObjectNode trigger(Trigger t) {
-    ObjectNode json = JSON.objectNode();
-    if (t instanceof Trigger.Default) {
-      json.put("type", "default");
-    } else if (t instanceof Trigger.AfterWatermark w) {
-      json.put("type", "afterWatermark");
-      if (w.early() != null) {
-        json.set("early", trigger(w.early()));
-      }
-      if (w.late() != null) {
-        json.set("late", trigger(w.late()));
-      }
-    } else if (t instanceof Trigger.AfterProcessingTime p) {
-      json.put("type", "afterProcessingTime");
-      json.put("delay", Duration.ofMillis(p.delayMillis()).toString());
-    } else if (t instanceof Trigger.AfterCount c) {
-      json.put("type", "afterCount").put("count", c.count());
-    } else if (t instanceof Trigger.Repeatedly r) {
-      json.put("type", "repeatedly").set("trigger", trigger(r.trigger()));
-    } else if (t instanceof Trigger.AfterEach e) {
-      json.put("type", "afterEach").set("triggers", triggers(e.triggers()));
-    } else if (t instanceof Trigger.AfterFirst f) {
-      json.put("type", "afterFirst").set("triggers", triggers(f.triggers()));
-    } else if (t instanceof Trigger.AfterAll a) {
-      json.put("type", "afterAll").set("triggers", triggers(a.triggers()));
-    } else if (t instanceof Trigger.OrFinally o) {
-      json.put("type", "orFinally");
-      json.set("trigger", trigger(o.trigger()));
-      json.set("until", trigger(o.until()));
-    } else {
-      json.put("type", "never");
-    }
+    return t.accept(TRIGGERS);
+  }
+
+  private static final Trigger.Visitor<ObjectNode> TRIGGERS =
+      new Trigger.Visitor<>() {
+        @Override
+        public ObjectNode defaultTrigger(Trigger.Default t) {
+          return typed("default");
+        }
+
+        @Override
+        public ObjectNode afterWatermark(Trigger.AfterWatermark w) {
+          ObjectNode json = typed("afterWatermark");
+          if (w.early() != null) {
+            json.set("early", trigger(w.early()));
+          }
+          if (w.late() != null) {
+            json.set("late", trigger(w.late()));
+          }
+          return json;
+        }
+
+        @Override
+        public ObjectNode afterProcessingTime(Trigger.AfterProcessingTime p) {
+          return typed("afterProcessingTime")
+              .put("delay", Duration.ofMillis(p.delayMillis()).toString());
+        }
+
+        @Override
+        public ObjectNode afterCount(Trigger.AfterCount c) {
+          return typed("afterCount").put("count", c.count());
+        }
+
+        @Override
+        public ObjectNode repeatedly(Trigger.Repeatedly r) {
+          ObjectNode json = typed("repeatedly");
+          json.set("trigger", trigger(r.trigger()));
+          return json;
+        }
+
+        @Override
+        public ObjectNode afterEach(Trigger.AfterEach e) {
+          return withTriggers("afterEach", e.triggers());
+        }
+
+        @Override
+        public ObjectNode afterFirst(Trigger.AfterFirst f) {
+          return withTriggers("afterFirst", f.triggers());
+        }
+
+        @Override
+        public ObjectNode afterAll(Trigger.AfterAll a) {
+          return withTriggers("afterAll", a.triggers());
+        }
+
+        @Override
+        public ObjectNode orFinally(Trigger.OrFinally o) {
+          ObjectNode json = typed("orFinally");
+          json.set("trigger", trigger(o.trigger()));
+          json.set("until", trigger(o.until()));
+          return json;
+        }
+
+        @Override
+        public ObjectNode never(Trigger.Never t) {
+          return typed("never");
+        }
+      };
+
+  private static ObjectNode typed(String type) {
+    return JSON.objectNode().put("type", type);
+  }
+
+  private static ObjectNode withTriggers(String type, List<Trigger> triggers) {
+    ObjectNode json = typed(type);
+    json.set("triggers", triggers(triggers));
     return json;
   }
 

@@ -48,6 +48,14 @@ public interface Aggregate<A> {
     return null;
   }
 
+  /**
+   * Whether discarding panes of this aggregate cannot be combined from their values alone (a mean
+   * of means, the latest of values without their times) and so carry a {@link #partial}.
+   */
+  default boolean needsPartialToCombine() {
+    return false;
+  }
+
   /** Writes the accumulator for durable state; {@link #read} must give back an equal one. */
   void write(A acc, DataOutput out) throws IOException;
 

@@ -109,6 +109,11 @@ final class DistinctCountAggregate implements Aggregate<DistinctCountAggregate.D
 
   /** Base64 of the compact serialized HLL sketch. */
   @Override
+  public boolean needsPartialToCombine() {
+    return true;
+  }
+
+  @Override
   public Object partial(Distinct acc) {
     return acc.sketch == null ? emptyPartial : encode(acc.sketch);
   }

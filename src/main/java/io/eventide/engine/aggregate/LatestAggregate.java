@@ -51,6 +51,11 @@ final class LatestAggregate implements Aggregate<LatestAggregate.Latest> {
 
   /** {@code {timestamp, value}}: combining two latest values needs their timestamps. */
   @Override
+  public boolean needsPartialToCombine() {
+    return true;
+  }
+
+  @Override
   public Object partial(Latest acc) {
     Map<String, Object> partial = new LinkedHashMap<>();
     partial.put("timestamp", acc.empty ? null : acc.timestamp);

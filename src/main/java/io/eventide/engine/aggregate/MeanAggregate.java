@@ -43,6 +43,11 @@ final class MeanAggregate implements Aggregate<MeanAggregate.SumAndCount> {
 
   /** {@code {sum, count}}: means cannot be averaged, but their sums and counts add up. */
   @Override
+  public boolean needsPartialToCombine() {
+    return true;
+  }
+
+  @Override
   public Object partial(SumAndCount acc) {
     Map<String, Object> partial = new LinkedHashMap<>();
     partial.put("sum", OutputNumbers.of(acc.sum.value()));

@@ -165,4 +165,9 @@ public final class NamedAggregates implements Aggregate<Object[]> {
   public boolean additive() {
     return additive;
   }
+
+  @Override
+  public boolean needsPartialToCombine() {
+    return Arrays.stream(parts).anyMatch(Aggregate::needsPartialToCombine);
+  }
 }

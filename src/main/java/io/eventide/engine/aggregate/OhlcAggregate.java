@@ -110,6 +110,11 @@ final class OhlcAggregate implements Aggregate<OhlcAggregate.Bar> {
    * the price-volume sum behind vwap.
    */
   @Override
+  public boolean needsPartialToCombine() {
+    return true;
+  }
+
+  @Override
   public Object partial(Bar acc) {
     Map<String, Object> partial = new LinkedHashMap<>();
     partial.put("open", price(acc, acc.open));

@@ -98,6 +98,11 @@ final class QuantilesAggregate implements Aggregate<QuantilesAggregate.Quantiles
 
   /** Base64 of the serialized KLL sketch. */
   @Override
+  public boolean needsPartialToCombine() {
+    return true;
+  }
+
+  @Override
   public Object partial(Quantiles acc) {
     return acc.sketch == null ? emptyPartial : encode(acc.sketch);
   }

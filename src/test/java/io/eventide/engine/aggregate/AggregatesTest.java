@@ -52,6 +52,35 @@ class AggregatesTest {
     assertThat(aggregate.additive()).isEqualTo(additive);
   }
 
+  /**
+   * An aggregate says it needs its partial to be combined exactly when its panes carry one, which
+   * is what the definition's warning about discarding panes relies on.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "count",
+        "sum",
+        "min",
+        "max",
+        "mean",
+        "collect",
+        "latest",
+        "distinctCount",
+        "quantiles",
+        "ohlc"
+      })
+  void needsItsPartialToCombineExactlyWhenItCarriesOne(String type) {
+    assertThat(carriesPartial(Aggregates.create(AggregateSpec.of(type))))
+        .isEqualTo(Aggregates.create(AggregateSpec.of(type)).needsPartialToCombine());
+  }
+
+  private static <A> boolean carriesPartial(Aggregate<A> aggregate) {
+    A acc = aggregate.create();
+    aggregate.add(acc, 2.0, "x", 1.0, 1_000L);
+    return aggregate.partial(acc) != null;
+  }
+
   @Test
   void rejectsUnknownAndMissingTypes() {
     assertThatIllegalArgumentException()
