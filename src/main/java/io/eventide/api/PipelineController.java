@@ -29,6 +29,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 @RequestMapping(path = "/pipelines", produces = MediaType.APPLICATION_JSON_VALUE)
 class PipelineController {
   private final PipelineRegistry registry;
+  private final DefinedPipelines pipelines;
   private final PipelineLifecycle lifecycle;
   private final RequestJson requestJson;
   private final KafkaNamespace kafka;
@@ -36,11 +37,13 @@ class PipelineController {
 
   PipelineController(
       PipelineRegistry registry,
+      DefinedPipelines pipelines,
       PipelineLifecycle lifecycle,
       RequestJson requestJson,
       KafkaNamespace kafka,
       PipelineLimits limits) {
     this.registry = registry;
+    this.pipelines = pipelines;
     this.lifecycle = lifecycle;
     this.requestJson = requestJson;
     this.kafka = kafka;
@@ -75,10 +78,7 @@ class PipelineController {
 
   @GetMapping("/{name}")
   Mono<JsonNode> get(@PathVariable String name) {
-    return registry
-        .find(name)
-        .<JsonNode>map(PipelineJson::withWarnings)
-        .switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)));
+    return pipelines.named(name).map(PipelineJson::withWarnings);
   }
 
   @DeleteMapping("/{name}")

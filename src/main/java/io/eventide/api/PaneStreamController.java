@@ -2,19 +2,9 @@ package io.eventide.api;
 
 import static java.util.stream.Collectors.toCollection;
 
-import io.eventide.core.KeyedWindow;
-import io.eventide.core.render.PaneRecords;
-import io.eventide.definition.KeyFields;
-import io.eventide.definition.PipelineDefinition;
-import io.eventide.definition.PipelineRegistry;
 import io.eventide.definition.json.InvalidInputException;
-import io.eventide.definition.json.PlainValues;
-import io.eventide.definition.json.Timestamps;
 import io.eventide.definition.json.Violation;
-import io.eventide.engine.Time;
 import io.eventide.engine.Timing;
-import io.eventide.engine.WindowSnapshot;
-import io.eventide.runtime.RunningPipelines;
 import io.eventide.security.Credentials;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.LogPage;
@@ -42,39 +32,33 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Signal;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.databind.node.StringNode;
 
-/** What dashboards read: live panes, latest results, open windows, dead letters, watermarks. */
+/**
+ * {@code GET /pipelines/{name}/panes}: a pipeline's panes as they are committed, from the end of
+ * its pane log, after a {@code Last-Event-ID}, or after a snapshot of every window's result.
+ */
 @RestController
 @RequestMapping(path = "/pipelines")
-class OutputController {
-  private static final int MAX_DEAD_LETTERS = 1000;
-  private static final int DEFAULT_RESULTS = 1000;
-  private static final int MAX_RESULTS = 10_000;
+class PaneStreamController {
   private static final String IDLE = "idle";
   private static final MediaType EVENT_STREAM =
       new MediaType(MediaType.TEXT_EVENT_STREAM, StandardCharsets.UTF_8);
 
-  private final PipelineRegistry registry;
-  private final RunningPipelines runtimes;
+  private final DefinedPipelines pipelines;
   private final PaneHub hub;
   private final OutputStore store;
   private final OutputProperties properties;
   private final StreamPermits permits;
 
-  OutputController(
-      PipelineRegistry registry,
-      RunningPipelines runtimes,
+  PaneStreamController(
+      DefinedPipelines pipelines,
       PaneHub hub,
       OutputStore store,
       OutputProperties properties,
       StreamPermits permits) {
-    this.registry = registry;
-    this.runtimes = runtimes;
+    this.pipelines = pipelines;
     this.hub = hub;
     this.store = store;
     this.properties = properties;
@@ -108,7 +92,8 @@ class OutputController {
     Mono<String> credential =
         exchange.getPrincipal().map(Credentials::id).defaultIfEmpty(StreamPermits.ANONYMOUS);
     ServerHttpResponse response = exchange.getResponse();
-    return definition(name)
+    return pipelines
+        .named(name)
         .zipWith(credential)
         .flatMap(
             found -> {
@@ -197,94 +182,6 @@ class OutputController {
     return events.timeout(timeout, Flux.just(idle));
   }
 
-  @GetMapping(path = "/{name}/results", produces = MediaType.APPLICATION_JSON_VALUE)
-  Mono<JsonNode> results(
-      @PathVariable String name,
-      @RequestParam(required = false) String key,
-      @RequestParam(required = false) String from,
-      @RequestParam(required = false) String to,
-      @RequestParam(required = false) String after,
-      @RequestParam(defaultValue = "" + DEFAULT_RESULTS) int limit) {
-    long fromMs = from == null ? Time.MIN : time("from", from);
-    long toMs = to == null ? Time.MAX : time("to", to);
-    if (limit < 1 || limit > MAX_RESULTS) {
-      throw new InvalidInputException(
-          List.of(new Violation("limit", "must be between 1 and " + MAX_RESULTS)));
-    }
-    KeyedWindow cursor = after == null ? null : ResultsCursor.decode(after);
-    return definition(name)
-        .flatMap(d -> store.results(name, key, fromMs, toMs, cursor, limit))
-        .map(
-            page -> {
-              ObjectNode out = JsonNodeFactory.instance.objectNode();
-              out.put("pipeline", name);
-              out.putArray("results").addAll(page.records());
-              if (page.next() != null) {
-                out.put("next", ResultsCursor.encode(page.next()));
-              }
-              return out;
-            });
-  }
-
-  @GetMapping(path = "/{name}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
-  Mono<JsonNode> windows(@PathVariable String name, @RequestParam(required = false) String key) {
-    return definition(name)
-        .flatMap(
-            d ->
-                Mono.fromFuture(() -> runtimes.explain(d, key))
-                    .map(windows -> explained(name, d.event().keyFields(), windows)));
-  }
-
-  private static JsonNode explained(String name, KeyFields keys, List<WindowSnapshot> windows) {
-    ObjectNode out = JsonNodeFactory.instance.objectNode();
-    out.put("pipeline", name);
-    ArrayNode list = out.putArray("windows");
-    for (WindowSnapshot w : windows) {
-      ObjectNode n = list.addObject();
-      n.set("key", keys.render(w.key()));
-      n.set("window", PaneRecords.window(w.window()));
-      n.put("elements", w.elementCount());
-      n.put("pendingElements", w.pendingElements());
-      n.put("nextPaneIndex", w.nextPaneIndex());
-      n.put("closed", w.closed());
-      n.set("contents", PlainValues.toJson(w.contents()));
-      n.put("trigger", w.trigger());
-      n.put("endOfWindow", Timestamps.format(w.endOfWindow()));
-      n.put("gcTime", Timestamps.formatWatermark(w.gcTime()));
-      n.put("watermark", Timestamps.formatWatermark(w.watermark()));
-    }
-    return out;
-  }
-
-  @GetMapping(path = "/{name}/dead-letters", produces = MediaType.APPLICATION_JSON_VALUE)
-  Mono<JsonNode> deadLetters(
-      @PathVariable String name, @RequestParam(defaultValue = "100") int limit) {
-    if (limit < 1 || limit > MAX_DEAD_LETTERS) {
-      throw new InvalidInputException(
-          List.of(new Violation("limit", "must be between 1 and " + MAX_DEAD_LETTERS)));
-    }
-    return definition(name)
-        .flatMap(d -> store.deadLetters(name, limit))
-        .map(
-            records -> {
-              ObjectNode out = JsonNodeFactory.instance.objectNode();
-              out.put("pipeline", name);
-              out.putArray("deadLetters").addAll(records);
-              return out;
-            });
-  }
-
-  @GetMapping(path = "/{name}/watermark", produces = MediaType.APPLICATION_JSON_VALUE)
-  Mono<JsonNode> watermark(@PathVariable String name) {
-    return definition(name)
-        .flatMap(d -> Mono.fromFuture(() -> runtimes.watermark(d)))
-        .map(WatermarkJson::toJson);
-  }
-
-  private Mono<PipelineDefinition> definition(String name) {
-    return registry.find(name).switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)));
-  }
-
   private static Predicate<PaneEvent> filter(String key, String timing, Boolean finalOnly) {
     Timing t = null;
     if (timing != null) {
@@ -302,18 +199,5 @@ class OutputController {
             && (p.kind() == LogEntryKind.MERGE
                 || ((wanted == null || p.timing() == wanted)
                     && (finalOnly == null || !finalOnly || p.last())));
-  }
-
-  private static long time(String parameter, String text) {
-    try {
-      JsonNode node =
-          text.chars().allMatch(c -> Character.isDigit(c) || c == '-')
-              ? PlainValues.toJson(Long.parseLong(text))
-              : StringNode.valueOf(text);
-      return Timestamps.parse(node);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidInputException(
-          List.of(new Violation(parameter, "must be an ISO-8601 time or epoch milliseconds")));
-    }
   }
 }

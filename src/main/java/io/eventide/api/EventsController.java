@@ -2,11 +2,8 @@ package io.eventide.api;
 
 import io.eventide.core.IngestResult;
 import io.eventide.core.read.EventTexts;
-import io.eventide.definition.PipelineDefinition;
-import io.eventide.definition.PipelineRegistry;
 import io.eventide.definition.json.InvalidInputException;
 import io.eventide.definition.json.Violation;
-import io.eventide.runtime.IngestProperties;
 import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.RunningPipelines;
 import java.util.List;
@@ -21,7 +18,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -30,29 +26,23 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Takes events and explicit watermarks from producers. */
+/** {@code POST /pipelines/{name}/events}: takes a producer's events, as JSON or NDJSON. */
 @RestController
 @RequestMapping(path = "/pipelines", produces = MediaType.APPLICATION_JSON_VALUE)
-class IngestController {
-  private final PipelineRegistry registry;
+class EventsController {
+  private final DefinedPipelines pipelines;
   private final RunningPipelines runtimes;
-  private final RequestJson requestJson;
   private final EventBodies bodies;
-  private final IngestProperties properties;
   private final IngestPermits permits;
 
-  IngestController(
-      PipelineRegistry registry,
+  EventsController(
+      DefinedPipelines pipelines,
       RunningPipelines runtimes,
-      RequestJson requestJson,
       EventBodies bodies,
-      IngestProperties properties,
       IngestPermits permits) {
-    this.registry = registry;
+    this.pipelines = pipelines;
     this.runtimes = runtimes;
-    this.requestJson = requestJson;
     this.bodies = bodies;
-    this.properties = properties;
     this.permits = permits;
   }
 
@@ -66,29 +56,32 @@ class IngestController {
     bodies.checkDeclaredLength(request);
     boolean applied = waitsForApplied(wait);
     boolean ndjson = EventBodies.isNdjson(request);
-    return permits
-        .admit(
-            runtimes.using(
-                name,
-                () -> definition(name),
-                runtime ->
-                    ndjson
-                        ? ingestNdjson(runtime, request.getBody(), bodies.limit(), applied)
-                        : bodies
-                            .bytes(request.getBody())
-                            .flatMap(
-                                bytes -> {
-                                  EventTexts events = bodies.events(bytes);
-                                  return Mono.fromFuture(() -> take(runtime, events, applied));
-                                })))
-        .map(
-            answer -> {
-              ObjectNode body = answer.counts().toJson();
-              if (applied) {
-                body.put("applied", answer.complete());
-              }
-              return ResponseEntity.status(HttpStatus.ACCEPTED).body(body);
-            });
+    Mono<PipelineInput.Applied> answer =
+        runtimes.using(
+            name,
+            () -> pipelines.named(name),
+            runtime ->
+                ndjson
+                    ? ingestNdjson(runtime, request.getBody(), bodies.limit(), applied)
+                    : ingestJson(runtime, request.getBody(), applied));
+    return permits.admit(answer).map(a -> accepted(a, applied));
+  }
+
+  private static ResponseEntity<JsonNode> accepted(PipelineInput.Applied answer, boolean applied) {
+    ObjectNode body = answer.counts().toJson();
+    if (applied) {
+      body.put("applied", answer.complete());
+    }
+    return ResponseEntity.status(HttpStatus.ACCEPTED).body(body);
+  }
+
+  /** A JSON body is read whole, checked and cut into its events, then applied as one batch. */
+  private Mono<PipelineInput.Applied> ingestJson(
+      PipelineInput runtime, Flux<DataBuffer> body, boolean applied) {
+    return bodies
+        .bytes(body)
+        .map(bodies::events)
+        .flatMap(events -> Mono.fromFuture(() -> take(runtime, events, applied)));
   }
 
   /** {@code ?wait=applied}, or nothing: the answer comes once the events are durable. */
@@ -166,20 +159,5 @@ class IngestController {
         .onErrorMap(
             e -> appliedBatches.get() > 0 || e instanceof PayloadTooLargeException,
             e -> new PartlyAppliedException(applied.get().counts(), e));
-  }
-
-  @PostMapping(path = "/{name}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)
-  Mono<JsonNode> watermark(@PathVariable String name, @RequestBody byte[] body) {
-    JsonNode json = requestJson.parse(body);
-    WatermarkRequest req = WatermarkRequest.of(json);
-    return permits.admit(watermark(name, req));
-  }
-
-  private Mono<JsonNode> watermark(String name, WatermarkRequest req) {
-    return runtimes.using(name, () -> definition(name), req::applyTo);
-  }
-
-  private Mono<PipelineDefinition> definition(String name) {
-    return registry.find(name).switchIfEmpty(Mono.error(() -> new PipelineNotFoundException(name)));
   }
 }

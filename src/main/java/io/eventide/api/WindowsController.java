@@ -1,0 +1,64 @@
+package io.eventide.api;
+
+import io.eventide.core.render.PaneRecords;
+import io.eventide.definition.KeyFields;
+import io.eventide.definition.json.PlainValues;
+import io.eventide.definition.json.Timestamps;
+import io.eventide.engine.WindowSnapshot;
+import io.eventide.runtime.RunningPipelines;
+import java.util.List;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code GET /pipelines/{name}/windows}: the open windows and why each has or has not fired. */
+@RestController
+@RequestMapping(path = "/pipelines")
+class WindowsController {
+  private final DefinedPipelines pipelines;
+  private final RunningPipelines runtimes;
+
+  WindowsController(DefinedPipelines pipelines, RunningPipelines runtimes) {
+    this.pipelines = pipelines;
+    this.runtimes = runtimes;
+  }
+
+  @GetMapping(path = "/{name}/windows", produces = MediaType.APPLICATION_JSON_VALUE)
+  Mono<JsonNode> windows(@PathVariable String name, @RequestParam(required = false) String key) {
+    return pipelines
+        .named(name)
+        .flatMap(
+            d ->
+                Mono.fromFuture(() -> runtimes.explain(d, key))
+                    .map(windows -> explained(name, d.event().keyFields(), windows)));
+  }
+
+  private static JsonNode explained(String name, KeyFields keys, List<WindowSnapshot> windows) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("pipeline", name);
+    ArrayNode list = out.putArray("windows");
+    for (WindowSnapshot w : windows) {
+      ObjectNode n = list.addObject();
+      n.set("key", keys.render(w.key()));
+      n.set("window", PaneRecords.window(w.window()));
+      n.put("elements", w.elementCount());
+      n.put("pendingElements", w.pendingElements());
+      n.put("nextPaneIndex", w.nextPaneIndex());
+      n.put("closed", w.closed());
+      n.set("contents", PlainValues.toJson(w.contents()));
+      n.put("trigger", w.trigger());
+      n.put("endOfWindow", Timestamps.format(w.endOfWindow()));
+      n.put("gcTime", Timestamps.formatWatermark(w.gcTime()));
+      n.put("watermark", Timestamps.formatWatermark(w.watermark()));
+    }
+    return out;
+  }
+}
