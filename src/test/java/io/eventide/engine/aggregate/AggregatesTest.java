@@ -11,6 +11,7 @@ import org.apache.datasketches.memory.Memory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class AggregatesTest {
@@ -57,19 +58,7 @@ class AggregatesTest {
    * is what the definition's warning about discarding panes relies on.
    */
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "count",
-        "sum",
-        "min",
-        "max",
-        "mean",
-        "collect",
-        "latest",
-        "distinctCount",
-        "quantiles",
-        "ohlc"
-      })
+  @FieldSource("io.eventide.engine.aggregate.Aggregates#TYPES")
   void needsItsPartialToCombineExactlyWhenItCarriesOne(String type) {
     assertThat(carriesPartial(Aggregates.create(AggregateSpec.of(type))))
         .isEqualTo(Aggregates.create(AggregateSpec.of(type)).needsPartialToCombine());
