@@ -15,6 +15,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxExpressionDepth how deeply a CEL filter or expr may nest
  * @param maxExpressionIterations iterations the comprehensions of one evaluation may take; beyond
  *     it the event is dead-lettered invalid
+ * @param maxExpressionAllocation characters, list elements and map entries the values one
+ *     evaluation builds may add up to; beyond it the event is dead-lettered invalid
  */
 @Validated
 @ConfigurationProperties("eventide.pipelines")
@@ -23,7 +25,8 @@ public record PipelineProperties(
     @DefaultValue("8") @Min(1) int maxKeyFields,
     @DefaultValue("1024") @Min(1) int maxExpressionLength,
     @DefaultValue("32") @Min(1) int maxExpressionDepth,
-    @DefaultValue("1000") @Min(1) int maxExpressionIterations) {
+    @DefaultValue("1000") @Min(1) int maxExpressionIterations,
+    @DefaultValue("1000000") @Min(1) long maxExpressionAllocation) {
 
   /** What the parser checks definitions against. */
   public PipelineLimits limits() {
@@ -32,6 +35,7 @@ public record PipelineProperties(
         maxKeyFields,
         maxExpressionLength,
         maxExpressionDepth,
-        maxExpressionIterations);
+        maxExpressionIterations,
+        maxExpressionAllocation);
   }
 }

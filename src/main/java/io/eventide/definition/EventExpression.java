@@ -8,8 +8,9 @@ import java.util.Map;
 /**
  * A compiled CEL expression over one event, bound to the variable {@code event}: a pipeline's
  * {@code filter} or an aggregate's {@code expr}. Compiled once, when the definition is read ({@link
- * EventExpressions}); evaluating it has no side effects and its comprehensions are bounded. Two
- * expressions are equal when their text and result are.
+ * EventExpressions}); evaluating it has no side effects, its comprehensions are bounded and so is
+ * what it builds ({@link AllocationBudget}). Two expressions are equal when their text and result
+ * are.
  */
 public final class EventExpression {
 
@@ -32,11 +33,13 @@ public final class EventExpression {
   private final String text;
   private final Result result;
   private final CelRuntime.Program program;
+  private final long maxAllocation;
 
-  EventExpression(String text, Result result, CelRuntime.Program program) {
+  EventExpression(String text, Result result, CelRuntime.Program program, long maxAllocation) {
     this.text = text;
     this.result = result;
     this.program = program;
+    this.maxAllocation = maxAllocation;
   }
 
   public String text() {
@@ -84,9 +87,16 @@ public final class EventExpression {
   }
 
   private Object evaluate(Map<String, Object> event) throws EvaluationException {
+    AllocationBudget budget = AllocationBudget.start(maxAllocation);
     try {
-      return program.eval(Map.of(CelEvent.VARIABLE, event));
+      return program.trace(Map.of(CelEvent.VARIABLE, event), budget);
     } catch (CelEvaluationException e) {
+      // The interpreter may wrap what the budget threw, or let it through (below).
+      if (e.getCause() instanceof AllocationBudget.Exceeded exceeded) {
+        throw new EvaluationException(exceeded.getMessage());
+      }
+      throw new EvaluationException(e.getMessage());
+    } catch (AllocationBudget.Exceeded e) {
       throw new EvaluationException(e.getMessage());
     }
   }

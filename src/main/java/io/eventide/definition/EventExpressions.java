@@ -84,7 +84,8 @@ public final class EventExpressions {
           "must give " + result.description() + ", but gives " + type.name());
     }
     try {
-      return new EventExpression(text, result, cel.createProgram(ast));
+      return new EventExpression(
+          text, result, cel.createProgram(ast), limits.maxExpressionAllocation());
     } catch (CelEvaluationException e) {
       throw new IllegalArgumentException("cannot be planned: " + e.getMessage());
     }

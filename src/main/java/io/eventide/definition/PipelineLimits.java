@@ -9,14 +9,17 @@ package io.eventide.definition;
  * @param maxExpressionDepth how deeply a CEL expression may nest (calls, operators, parentheses)
  * @param maxExpressionIterations the most iterations one evaluation's comprehensions ({@code
  *     exists}, {@code all}, {@code map}, ...) may take; beyond it the event is invalid
+ * @param maxExpressionAllocation the characters, list elements and map entries the values one
+ *     evaluation builds may add up to; beyond it the event is invalid
  */
 public record PipelineLimits(
     int maxAggregates,
     int maxKeyFields,
     int maxExpressionLength,
     int maxExpressionDepth,
-    int maxExpressionIterations) {
+    int maxExpressionIterations,
+    long maxExpressionAllocation) {
 
   /** The defaults, as docs/configuration.md lists them. */
-  public static final PipelineLimits DEFAULT = new PipelineLimits(32, 8, 1024, 32, 1000);
+  public static final PipelineLimits DEFAULT = new PipelineLimits(32, 8, 1024, 32, 1000, 1_000_000);
 }

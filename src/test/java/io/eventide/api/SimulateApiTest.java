@@ -305,6 +305,34 @@ class SimulateApiTest {
         .isEqualTo("must hold at most 100000 events in total (has 100001)");
   }
 
+  /**
+   * A filter that builds more than an evaluation may (each of 30 iterations concatenating a 200
+   * 000-character field with itself) fails its event, which is dead-lettered; the simulation
+   * answers, and the next event is applied.
+   */
+  @Test
+  void anExpressionThatBuildsTooMuchFailsItsEventNotTheService() {
+    String list =
+        java.util.stream.IntStream.rangeClosed(1, 30)
+            .mapToObj(String::valueOf)
+            .collect(java.util.stream.Collectors.joining(","));
+    String big = "x".repeat(200_000);
+    JsonNode result =
+        simulate(
+            """
+            {"pipeline": {"window": {"type": "global"}, "aggregate": {"type": "count"},
+                          "filter": "[%s].map(x, event.big + event.big).size() > 0"},
+             "steps": [{"events": [{"key": "k", "timestamp": 0, "big": "%s"},
+                                   {"key": "k", "timestamp": 1, "big": "small"}]},
+                       {"watermark": "+inf"}]}
+            """
+                .formatted(list, big));
+    assertThat(result.at("/counts/dropped/invalid").asLong()).isEqualTo(1);
+    assertThat(result.at("/dropped/0/detail").stringValue())
+        .contains("eventide.pipelines.max-expression-allocation");
+    assertThat(result.at("/outputs/0/value").asLong()).isEqualTo(1);
+  }
+
   @Test
   void refusesMalformedJsonAndOtherMediaTypes() {
     post("{\"pipeline\": ")

@@ -169,7 +169,7 @@ public class PipelineParserTest {
 
     @Test
     void boundsAggregatesKeyFieldsAndExpressionsByTheLimits() {
-      PipelineLimits tight = new PipelineLimits(2, 2, 20, 4, 10);
+      PipelineLimits tight = new PipelineLimits(2, 2, 20, 4, 10, 1_000_000);
       JsonNode body =
           json(
               "{'window':{'type':'fixed','size':'1m'},"
