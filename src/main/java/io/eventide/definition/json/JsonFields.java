@@ -150,7 +150,17 @@ public final class JsonFields {
       violation(field, "must be an integer");
       return null;
     }
-    if (!value.canConvertToLong() || value.longValue() < min || value.longValue() > max) {
+    if (!value.canConvertToLong()) {
+      // Beyond a long: say which end it is past, not a range it seems to be below.
+      boolean above = value.bigIntegerValue().signum() > 0;
+      violation(
+          field,
+          above && max == Long.MAX_VALUE
+              ? "must be at most " + max + " (got " + value.bigIntegerValue() + ")"
+              : rangeReason(min, max));
+      return null;
+    }
+    if (value.longValue() < min || value.longValue() > max) {
       violation(field, rangeReason(min, max));
       return null;
     }

@@ -444,6 +444,13 @@ public class PipelineParserTest {
           .containsExactly(new Violation("/trigger/count", "must be an integer"));
       assertThat(triggerViolations("{'type':'afterCount','count':2.5}"))
           .containsExactly(new Violation("/trigger/count", "must be an integer"));
+      assertThat(triggerViolations("{'type':'afterCount','count':9223372036854775808}"))
+          .containsExactly(
+              new Violation(
+                  "/trigger/count",
+                  "must be at most 9223372036854775807 (got 9223372036854775808)"));
+      assertThat(triggerViolations("{'type':'afterCount','count':-99999999999999999999}"))
+          .containsExactly(new Violation("/trigger/count", "must be at least 1"));
       assertThat(triggerViolations("{'type':'afterProcessingTime','delay':'-1s'}"))
           .containsExactly(new Violation("/trigger/delay", "must not be negative"));
       assertThat(triggerViolations("{'type':'repeatedly'}"))
