@@ -1,6 +1,9 @@
 package io.eventide.security;
 
 import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -36,24 +39,56 @@ class AccessTokenParameter implements HttpHandlerDecoratorFactory {
   }
 
   static ServerHttpRequest moved(ServerHttpRequest request) {
-    String token = request.getQueryParams().getFirst(NAME);
+    String query = request.getURI().getRawQuery();
+    if (query == null) {
+      return request;
+    }
+    // The raw query, split here rather than read through getQueryParams(): Spring matches names
+    // after decoding them, so access%5Ftoken is the parameter too and must go with it, and Spring
+    // logs a value it cannot decode, the credential included.
+    String token = null;
+    List<String> kept = new ArrayList<>();
+    for (String pair : query.split("&", -1)) {
+      int eq = pair.indexOf('=');
+      if (!NAME.equals(decoded(eq < 0 ? pair : pair.substring(0, eq)))) {
+        kept.add(pair);
+      } else if (token == null) {
+        token = eq < 0 ? "" : decoded(pair.substring(eq + 1));
+      }
+    }
     if (token == null) {
       return request;
     }
     URI without =
-        UriComponentsBuilder.fromUri(request.getURI()).replaceQueryParam(NAME).build(true).toUri();
+        UriComponentsBuilder.fromUri(request.getURI())
+            .replaceQuery(kept.isEmpty() ? null : String.join("&", kept))
+            .build(true)
+            .toUri();
     boolean asHeader =
         streamRoute(request) && !request.getHeaders().containsHeader(HttpHeaders.AUTHORIZATION);
+    String credential = token;
     return request
         .mutate()
         .uri(without)
         .headers(
             h -> {
-              if (asHeader && !token.isBlank()) {
-                h.set(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+              if (asHeader && !credential.isBlank()) {
+                h.set(HttpHeaders.AUTHORIZATION, "Bearer " + credential);
               }
             })
         .build();
+  }
+
+  /**
+   * As Spring decodes query parameters; what does not decode is kept as sent (a name that is then
+   * not {@value #NAME}, or a credential that then fails its check).
+   */
+  private static String decoded(String raw) {
+    try {
+      return URLDecoder.decode(raw, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException malformed) {
+      return raw;
+    }
   }
 
   private static boolean streamRoute(ServerHttpRequest request) {
