@@ -76,7 +76,17 @@ public record SecurityProperties(
       @DefaultValue("10000") @Min(1) int maxAddresses) {}
 
   /**
-   * @param allowedOrigins origins allowed to call from a browser; empty turns CORS off
+   * @param allowedOrigins origins allowed to call from a browser; empty turns CORS off. {@code *}
+   *     is refused at start-up: any site's scripts could then call with a key a user typed in
    */
-  public record Cors(@DefaultValue List<String> allowedOrigins) {}
+  public record Cors(
+      @DefaultValue
+          List<
+                  @Pattern(
+                      regexp = "(?!\\s*\\*\\s*$).*",
+                      message =
+                          "must name an origin, never *: any site's scripts could then call"
+                              + " Eventide with a key a user typed in")
+                  String>
+              allowedOrigins) {}
 }
