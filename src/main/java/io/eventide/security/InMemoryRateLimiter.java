@@ -8,9 +8,9 @@ import reactor.core.publisher.Mono;
 /**
  * A token bucket per credential (or per client address), in this process only: with several
  * replicas each grants the full rate. At most {@code maxBuckets} are kept: a bucket that is full
- * again is idle and forgetting it changes no decision, so idle ones go first; when every bucket is
- * in use a new name is refused rather than let through, so that a flood of names cannot buy fresh
- * budgets.
+ * again is idle and forgetting it changes no decision, so idle ones go first; while every bucket is
+ * in use, the names that do not fit share one more bucket, so that a flood of names can neither buy
+ * fresh budgets nor go uncounted.
  */
 public final class InMemoryRateLimiter implements RateLimiter {
   private final double perNano;
@@ -18,12 +18,14 @@ public final class InMemoryRateLimiter implements RateLimiter {
   private final int maxBuckets;
   private final LongSupplier nanoTime;
   private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+  private final Bucket overflow;
 
   InMemoryRateLimiter(int perSecond, int burst, int maxBuckets, LongSupplier nanoTime) {
     this.perNano = perSecond / 1e9;
     this.burst = burst;
     this.maxBuckets = maxBuckets;
     this.nanoTime = nanoTime;
+    this.overflow = new Bucket(burst, nanoTime.getAsLong());
   }
 
   /** The limiter of {@code rateLimit}, on the system clock. */
@@ -43,7 +45,7 @@ public final class InMemoryRateLimiter implements RateLimiter {
 
   /** What {@link #take} would answer, without taking anything. */
   Decision peek(String name) {
-    return buckets.containsKey(name) ? decide(name, false) : Decision.ALLOWED;
+    return decide(name, false);
   }
 
   int size() {
@@ -57,9 +59,12 @@ public final class InMemoryRateLimiter implements RateLimiter {
         forgetIdle();
       }
       if (buckets.size() >= maxBuckets) {
-        return new Decision(false, Math.max(1, (long) Math.ceil(1 / (perNano * 1e9))));
+        bucket = overflow;
+      } else if (!take) {
+        return Decision.ALLOWED; // a new bucket is full
+      } else {
+        bucket = buckets.computeIfAbsent(name, c -> new Bucket(burst, nanoTime.getAsLong()));
       }
-      bucket = buckets.computeIfAbsent(name, c -> new Bucket(burst, nanoTime.getAsLong()));
     }
     synchronized (bucket) {
       refill(bucket, nanoTime.getAsLong());
