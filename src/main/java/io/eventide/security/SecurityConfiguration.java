@@ -3,8 +3,10 @@ package io.eventide.security;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor;
 import org.springframework.boot.security.oauth2.server.resource.autoconfigure.reactive.JwkSetUriReactiveJwtDecoderBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -197,6 +199,13 @@ class SecurityConfiguration {
       matchIfMissing = true)
   RateLimiter rateLimiter(SecurityProperties properties) {
     return InMemoryRateLimiter.of(properties.rateLimit());
+  }
+
+  /** Health details for the global admin only, whenever security is on ({@link HealthDetails}). */
+  @Bean
+  @ConditionalOnBooleanProperty("eventide.security.enabled")
+  HealthEndpointGroupsPostProcessor healthDetails() {
+    return new HealthDetails();
   }
 
   /** Applies to the decoder Spring Boot builds from {@code jwk-set-uri} or {@code issuer-uri}. */

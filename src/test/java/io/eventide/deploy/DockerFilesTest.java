@@ -163,6 +163,20 @@ class DockerFilesTest {
   }
 
   /**
+   * Compose runs a deployment, so with what Kubernetes runs (k8s/deployment.yaml): the {@code prod}
+   * profile's structured logs and security, not security alone over the laptop's defaults.
+   */
+  @Test
+  void composeRunsTheProdProfileAsKubernetesDoes() {
+    List<String> profiles =
+        List.of(environment("eventide").get("SPRING_PROFILES_ACTIVE").split(","));
+    assertThat(profiles).containsExactlyInAnyOrder("cluster", "prod");
+    ApplicationConfig config = ApplicationConfig.of(profiles);
+    assertThat(config.get("eventide.security.enabled", "false")).isEqualTo("true");
+    assertThat(config.get("logging.structured.format.console", "")).isEqualTo("ecs");
+  }
+
+  /**
    * The admin key's hash comes from the operator's environment, and Compose refuses to start
    * without one ({@code ${VAR:?message}}): there is no default key to forget to change.
    */

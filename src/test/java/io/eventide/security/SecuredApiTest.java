@@ -196,6 +196,25 @@ class SecuredApiTest {
     assertThat(http.get("/actuator/prometheus", ROOT).status()).isEqualTo(200);
   }
 
+  /**
+   * With security on, whatever the profile, health shows every component's status to anyone (the
+   * probes need them) and their details (disk paths, Redis, pipeline counts) to the global admin
+   * only.
+   */
+  @Test
+  void healthDetailsAreTheGlobalAdminsOnly() {
+    for (String path : List.of("/actuator/health", "/actuator/health/readiness")) {
+      for (String credential : new String[] {null, READER, PRODUCER}) {
+        JsonNode health = http.get(path, credential).json();
+        assertThat(health.get("components")).as(path).isNotNull();
+        assertThat(health.findValue("details")).as("%s for %s", path, credential).isNull();
+      }
+      assertThat(http.get(path, ROOT).json().findValue("details")).as(path).isNotNull();
+      String admin = TestJwt.token("ops", "eventide", "eventide:admin");
+      assertThat(http.get(path, admin).json().findValue("details")).as(path).isNotNull();
+    }
+  }
+
   @Test
   void paneStreamsPerCredentialAreCappedWith429() throws InterruptedException {
     List<Disposable> open = new ArrayList<>();
