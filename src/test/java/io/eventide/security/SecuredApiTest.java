@@ -5,6 +5,7 @@ import static io.eventide.security.SecuredRuntimeTest.READER;
 import static io.eventide.security.SecuredRuntimeTest.ROOT;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventide.deploy.ProjectFiles;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,13 +104,29 @@ class SecuredApiTest {
     assertProblem(http.send(HttpMethod.POST, "/simulate", READER, "{}"), 403);
   }
 
+  /**
+   * /simulate stores nothing, but it is the costliest request there is and runs on a few threads
+   * every caller shares: who defines pipelines tries them, while reader keys, which dashboards put
+   * in URLs, and producer keys, spread over many hosts, may not. docs/security.md and openapi.yaml
+   * say the same.
+   */
   @Test
   void simulatingTakesTheAdminRoleOfSomePipeline() {
-    assertProblem(http.send(HttpMethod.POST, "/simulate", PRODUCER, "{}"), 403);
+    String everyReader = TestJwt.token("viewer", "eventide", "eventide:read:*");
+    String streamProducer = TestJwt.token("collector", "eventide", "eventide:produce:stream:c");
+    for (String credential : List.of(READER, PRODUCER, everyReader, streamProducer)) {
+      assertProblem(http.send(HttpMethod.POST, "/simulate", credential, "{}"), 403);
+    }
     String ordersAdmin = TestJwt.token("designer", "eventide", "eventide:admin:orders");
     // Past authorization: the empty request itself is what is refused.
     assertThat(http.send(HttpMethod.POST, "/simulate", ordersAdmin, "{}").status()).isEqualTo(400);
     assertThat(http.send(HttpMethod.POST, "/simulate", ROOT, "{}").status()).isEqualTo(400);
+
+    assertThat(ProjectFiles.read("docs/security.md"))
+        .contains("| `POST /simulate` (touches no state) | admin of any pipeline |")
+        .doesNotContain("| `POST /simulate` (touches no state) | any valid credential |");
+    assertThat(ProjectFiles.read("openapi.yaml"))
+        .contains("With security on, it takes the admin role of at least one pipeline");
   }
 
   @Test
