@@ -12,6 +12,7 @@ import io.eventide.engine.WindowSnapshot;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;
+import io.eventide.state.CommitFencedException;
 import io.eventide.state.PipelineState;
 import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateStore;
@@ -159,7 +160,15 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
         .retryWhen(
             Retry.max(RETRIES_WHEN_CLOSED)
                 .filter(RuntimeClosedException.class::isInstance)
-                .onRetryExhaustedThrow((spec, signal) -> signal.failure()));
+                .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
+        .onErrorResume(
+            // A fenced commit is how this replica learns that another one deleted the pipeline:
+            // the definition, read again, then says "no such pipeline" (a 404), which is what the
+            // request is told rather than "retry later". A pipeline still defined keeps the 503.
+            e ->
+                CommitFencedException.among(e)
+                    ? Mono.defer(definition).then(Mono.error(e))
+                    : Mono.error(e));
   }
 
   private <T> Mono<T> attempt(

@@ -11,6 +11,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import tools.jackson.databind.JsonNode;
 
@@ -82,6 +83,39 @@ class RedisReplicasTest {
       api(a).events("totals", array(event("k", "2026-01-01T10:00:03Z", 1)));
       JsonNode result = api(a).get("/pipelines/totals/results").get("results").get(0);
       assertThat(result.get("value").asLong()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * The replica still running a pipeline another one deleted learns of it from its first post's
+   * commit, and answers that post as any later one: 404, not 503 "state store unavailable", which
+   * would tell the producer to send again to a pipeline that is gone.
+   */
+  @Test
+  void theFirstPostToAPipelineDeletedByAnotherReplicaIs404() {
+    try (ConfigurableApplicationContext a = start();
+        ConfigurableApplicationContext b = start()) {
+      api(a).define("totals", TestRedis.RUNNING_COUNT);
+      api(b).events("totals", array(event("k", "2026-01-01T10:00:00Z", 1)));
+
+      api(a).delete("totals").expect(204);
+
+      LiveApi.Reply first =
+          api(b)
+              .postEvents(
+                  "totals",
+                  MediaType.APPLICATION_JSON,
+                  array(event("k", "2026-01-01T10:00:01Z", 1)));
+      first.expectProblem(404);
+      assertThat(first.body().get("detail").asString()).contains("totals");
+      api(b)
+          .send(
+              HttpMethod.POST,
+              "/pipelines/totals/watermark",
+              MediaType.APPLICATION_JSON,
+              "{\"watermark\": \"2026-01-01T10:00:02Z\"}")
+          .expectProblem(404);
+      assertThat(TestRedis.keys(prefix + ":{totals}:*")).isEmpty();
     }
   }
 

@@ -34,6 +34,21 @@ final class CommitFailure {
     return false;
   }
 
+  /** The error commit.lua replies with when its owner no longer holds the pipeline. */
+  private static final String FENCED = "FENCED";
+
+  /** Whether commit.lua refused the commit because its owner was fenced (it wrote nothing). */
+  static boolean fenced(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof RedisCommandExecutionException
+          && t.getMessage() != null
+          && t.getMessage().startsWith(FENCED)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether Redis answered with an error, which asking again will not change. */
   static boolean isErrorReply(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {

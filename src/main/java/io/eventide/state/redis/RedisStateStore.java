@@ -16,6 +16,7 @@ import io.eventide.sink.LogPage;
 import io.eventide.sink.OutputProperties;
 import io.eventide.sink.PaneEvent;
 import io.eventide.state.Commit;
+import io.eventide.state.CommitFencedException;
 import io.eventide.state.OutputStore;
 import io.eventide.state.PartitionProgress;
 import io.eventide.state.PartitionState;
@@ -802,10 +803,14 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
           .collectList()
           .map(RedisStateStore::flatten)
           .onErrorResume(
-              error ->
-                  CommitFailure.neverRan(error)
-                      ? Mono.error(unavailable(error))
-                      : resolve(number, commit.panes().size(), error))
+              error -> {
+                if (CommitFailure.fenced(error)) {
+                  return Mono.error(new CommitFencedException(pipeline, error));
+                }
+                return CommitFailure.neverRan(error)
+                    ? Mono.error(unavailable(error))
+                    : resolve(number, commit.panes().size(), error);
+              })
           .flatMap(this::replicated)
           .toFuture();
     }
