@@ -34,6 +34,7 @@ public final class PaneRecords {
   private static final SerializedString PANE = new SerializedString("pane");
   private static final SerializedString RETRACTION = new SerializedString("retraction");
   private static final SerializedString RETRACTS = new SerializedString("retracts");
+  private static final SerializedString RESTATES = new SerializedString("restates");
   private static final SerializedString FINAL = new SerializedString("final");
   private static final SerializedString FINAL_AT = new SerializedString("finalAt");
   private static final SerializedString EMITTED_AT = new SerializedString("emittedAt");
@@ -85,6 +86,10 @@ public final class PaneRecords {
     json.writeString(times.of(pane.timestamp()));
     json.writeName(PANE);
     writeInfo(json, pane.info());
+    if (pane.restates() != null) {
+      json.writeName(RESTATES);
+      writeRestatement(json, pane.restates());
+    }
     json.writeName(RETRACTION);
     json.writeBoolean(pane.retraction());
     if (pane.retraction()) {
@@ -136,6 +141,18 @@ public final class PaneRecords {
       json.writeString(times.of(window.start()));
       json.writeName(END);
       json.writeString(times.of(window.end()));
+    }
+    json.writeEndObject();
+  }
+
+  /** {@code {"index": i, "value": v}}, the value only when the mode restates one. */
+  private static void writeRestatement(JsonGenerator json, Pane.Restatement restates) {
+    json.writeStartObject();
+    json.writeName(INDEX);
+    json.writeNumber(restates.index());
+    if (restates.hasValue()) {
+      json.writeName(VALUE);
+      PlainValues.write(json, restates.value());
     }
     json.writeEndObject();
   }
