@@ -73,6 +73,22 @@ class PaneRecordsTest {
     assertThat(none.has("restates")).isFalse();
   }
 
+  @Test
+  void rendersAMergeWithTheKeyAsPanesShowItAndTheWindowItWentInto() {
+    PaneRecordWriter writer = new PaneRecordWriter("p", new KeyFields(List.of("/shop", "/user")));
+    assertThat(writer.writeMerge("s1|ann", new Window(0, 60_000), new Window(0, 100_000)))
+        .isEqualTo(
+            "{\"pipeline\":\"p\",\"key\":{\"shop\":\"s1\",\"user\":\"ann\"},"
+                + "\"window\":{\"start\":\"1970-01-01T00:00:00.000Z\","
+                + "\"end\":\"1970-01-01T00:01:00.000Z\"},"
+                + "\"into\":{\"start\":\"1970-01-01T00:00:00.000Z\","
+                + "\"end\":\"1970-01-01T00:01:40.000Z\"},\"merged\":true}");
+    assertThat(
+            new PaneRecordWriter("p", PLAIN_KEY)
+                .writeMerge("a", new Window(0, 60_000), new Window(0, 100_000)))
+        .startsWith("{\"pipeline\":\"p\",\"key\":\"a\",");
+  }
+
   private static Pane restating(Pane.Restatement restates) {
     return new Pane(
         "k",
