@@ -22,7 +22,7 @@ class KeyWindows {
     const start = Date.parse(p.window.start);
     const w = {
       start, end: Date.parse(p.window.end), value: p.value, timing: p.pane.timing,
-      final: p.final, index: p.pane.index, finalAt: p.finalAt,
+      final: p.final, index: p.pane.index, finalAt: p.finalAt, restates: p.restates || null,
     };
     const before = key.windows.get(start);
     if (before && before.index > w.index) return;
@@ -71,7 +71,21 @@ function display(value) {
 
 function badge(w) {
   return [el('span', { class: 'badge ' + w.timing }, w.timing), ' ',
-    el('span', { class: 'badge ' + (w.final ? 'final' : 'provisional') }, w.final ? 'final' : 'provisional')];
+    el('span', { class: 'badge ' + (w.final ? 'final' : 'provisional') }, w.final ? 'final' : 'provisional'),
+    w.restates ? ' ' : null, restatement(w)];
+}
+
+/**
+ * A pane that supersedes an on-time or late one: "restated from 41 to 45", the figure published
+ * before and the one now; in discarding mode, where a pane is a delta, the pane it follows.
+ */
+function restatement(w) {
+  const r = w.restates;
+  if (!r) return null;
+  const text = 'value' in r
+    ? 'restated from ' + display(r.value) + ' to ' + display(w.value)
+    : 'restates pane ' + r.index;
+  return el('span', { class: 'restated', title: 'pane ' + w.index + ' supersedes pane ' + r.index }, text);
 }
 
 export function pipelineView(root, name) {
@@ -213,7 +227,7 @@ export function pipelineView(root, name) {
         return;
       }
       why.replaceChildren(el('ul', {}, answer.windows.slice(0, 50).map(w => el('li', {},
-        el('code', {}, w.key + ' ' + w.window.start + '–' + w.window.end), ': ', reason(w)))));
+        el('code', {}, keyText(w.key) + ' ' + (w.window.global ? 'global' : w.window.start + '–' + w.window.end)), ': ', reason(w)))));
     } catch (e) {
       why.replaceChildren(el('p', { class: 'error' }, e.message));
     }
@@ -226,10 +240,18 @@ export function pipelineView(root, name) {
 function reason(w) {
   const parts = [];
   if (w.closed) parts.push('closed: its trigger finished, only garbage collection at ' + w.gcTime + ' is left');
-  else if (w.watermark === '-inf' || w.watermark < w.endOfWindow) {
+  else if (time(w.watermark) <= time(w.endOfWindow)) {
     parts.push('waiting for the watermark (' + w.watermark + ') to pass the end of the window (' + w.endOfWindow + ')');
   } else parts.push('the watermark has passed its end; later panes depend on the trigger and lateness (gc at ' + w.gcTime + ')');
-  parts.push(w.pendingElements + ' element(s) since its last pane, ' + w.elements + ' in all, next pane index ' + w.nextPaneIndex);
+  // pendingElements says whether any element arrived since the last pane, not how many.
+  const since = w.nextPaneIndex === 0 ? 'no pane yet' : w.pendingElements
+    ? 'new elements since its last pane' : 'no element since its last pane';
+  parts.push(since + ', ' + w.elements + ' element' + (w.elements === 1 ? '' : 's') + ' in all, next pane index ' + w.nextPaneIndex);
   parts.push('trigger: ' + w.trigger);
   return parts.join('; ');
+}
+
+/** A time of the windows view as a number: an ISO timestamp, "-inf" or "+inf". */
+function time(t) {
+  return t === '-inf' ? -Infinity : t === '+inf' ? Infinity : Date.parse(t);
 }

@@ -50,7 +50,11 @@ function table(result) {
     el('td', {}, p.window.global ? 'global' : p.window.start.slice(11, 19) + '–' + p.window.end.slice(11, 19)),
     el('td', { class: 'num value ' + (p.final ? 'final' : 'provisional') }, JSON.stringify(p.value)),
     el('td', {}, el('span', { class: 'badge ' + p.pane.timing }, p.pane.timing), ' ',
-      el('span', { class: 'badge ' + (p.final ? 'final' : 'provisional') }, p.final ? 'final' : 'provisional'))));
+      el('span', { class: 'badge ' + (p.final ? 'final' : 'provisional') }, p.final ? 'final' : 'provisional'),
+      p.retraction ? ' retracts pane ' + p.retracts : '',
+      p.restates ? el('span', { class: 'restated' }, ' ' + ('value' in p.restates
+        ? 'restated from ' + JSON.stringify(p.restates.value) + ' to ' + JSON.stringify(p.value)
+        : 'restates pane ' + p.restates.index)) : '')));
   const dropped = (result.dropped || []).map(d => el('li', {}, 'step ' + d.step + ': ' + d.reason + ' ' + JSON.stringify(d.event)));
   return el('div', {},
     el('table', {}, el('thead', {}, el('tr', {}, ['Step', 'Key', 'Window', 'Value', 'Pane'].map(h => el('th', {}, h)))), el('tbody', {}, rows)),

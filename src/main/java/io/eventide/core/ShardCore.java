@@ -45,7 +45,7 @@ public final class ShardCore {
   private final RenderBudget renderBudget;
   private final List<RenderedPane> emitted = new ArrayList<>();
   private final List<DeadLetter> letters = new ArrayList<>();
-  private final List<KeyedWindow> mergedAway = new ArrayList<>();
+  private final List<MergedWindow> mergedAway = new ArrayList<>();
   private final Changes changes = new Changes();
   private final Map<String, Long> rememberedIds = new LinkedHashMap<>();
   private long committedWatermark;
@@ -208,7 +208,7 @@ public final class ShardCore {
   private ShardStep step(IngestResult outcome) {
     List<RenderedPane> panes = emitted.isEmpty() ? List.of() : List.copyOf(emitted);
     List<DeadLetter> dropped = letters.isEmpty() ? List.of() : List.copyOf(letters);
-    List<KeyedWindow> merged = mergedAway.isEmpty() ? List.of() : List.copyOf(mergedAway);
+    List<MergedWindow> merged = mergedAway.isEmpty() ? List.of() : List.copyOf(mergedAway);
     emitted.clear();
     letters.clear();
     mergedAway.clear();
@@ -267,7 +267,9 @@ public final class ShardCore {
 
     @Override
     public void merged(String key, Window from, Window into) {
-      mergedAway.add(new KeyedWindow(key, from.start(), from.end()));
+      mergedAway.add(
+          new MergedWindow(
+              new KeyedWindow(key, from.start(), from.end()), records.writeMerge(key, from, into)));
     }
 
     @Override

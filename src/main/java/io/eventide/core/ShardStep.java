@@ -11,6 +11,6 @@ import java.util.List;
 public record ShardStep(
     IngestResult outcome,
     List<RenderedPane> panes,
-    List<KeyedWindow> mergedAway,
+    List<MergedWindow> mergedAway,
     List<DeadLetter> deadLetters,
     ShardChanges changes) {}

@@ -438,11 +438,18 @@ public final class EventTimeEngine {
       return;
     }
     Object value = aggregate.extract(ws.accumulator);
-    if (strategy.mode() == AccumulationMode.RETRACTING) {
+    Pane.Restatement restates = restatement(ws);
+    AccumulationMode mode = strategy.mode();
+    if (mode == AccumulationMode.RETRACTING) {
       if (ws.lastValue() != null) {
         output.pane(retraction(k, ws));
       }
       ws.lastValue(value);
+    } else if (mode == AccumulationMode.ACCUMULATING
+        && !finished
+        && info.timing() != Timing.EARLY) {
+      // The value as emitted, not a copy of the accumulator: only the next pane restates it.
+      ws.keepLastValue(value);
     }
     if (!finished) {
       ws.lastPane(info.index(), info.nonSpeculativeIndex(), info.timing());
@@ -457,9 +464,31 @@ public final class EventTimeEngine {
             info,
             false,
             -1,
+            restates,
             finalAt(ws),
             processingTime,
             inputWatermark));
+  }
+
+  /**
+   * What the pane about to be emitted supersedes: the window's last pane when that was on time or
+   * late (a figure published as settled); null after early panes only, whose figures were marked
+   * speculative already. In discarding mode a pane is a delta and restates by index only.
+   */
+  private Pane.Restatement restatement(WindowState ws) {
+    Timing last = ws.lastTiming();
+    if (last == null || last == Timing.EARLY) {
+      return null;
+    }
+    int index = ws.lastPaneIndex();
+    return switch (strategy.mode()) {
+      case DISCARDING -> Pane.Restatement.indexOnly(index);
+      case RETRACTING -> Pane.Restatement.of(index, ws.lastValue());
+      case ACCUMULATING ->
+          ws.hasLastValue()
+              ? Pane.Restatement.of(index, ws.lastValue())
+              : Pane.Restatement.indexOnly(index);
+    };
   }
 
   /** The record that withdraws the window's last pane. */

@@ -20,6 +20,12 @@ import java.io.UncheckedIOException;
  * processing-time timers; the last pane's index, non-speculative index and timing; then the
  * accumulator and the last value, when present. Pending event-time timers are flag bits, as in
  * {@link WindowState#eventTimers}, since their times follow from the window.
+ *
+ * <p>The last value was kept in retracting mode only (never null there); since restatements (issue
+ * 35) accumulating mode keeps it too after an on-time or late pane, null included, for the next
+ * pane's {@code restates}. The layout is unchanged, so the version stays 1 both ways: an earlier
+ * engine ignores the value in accumulating mode, and a window stored by one without it restates its
+ * last pane by index only.
  */
 final class KeyStateCodec {
   static final int VERSION = 1;
@@ -98,7 +104,7 @@ final class KeyStateCodec {
     if (ws.accumulator != null) {
       aggregate.write(ws.accumulator, out);
     }
-    if (ws.lastValue() != null) {
+    if (ws.hasLastValue()) {
       PlainValueCodec.write(ws.lastValue(), out);
     }
   }
@@ -110,7 +116,7 @@ final class KeyStateCodec {
     flags |= ws.accumulator != null ? HAS_ACCUMULATOR : 0;
     flags |= ws.elementHold != WindowState.NO_HOLD ? HAS_ELEMENT_HOLD : 0;
     flags |= ws.extraHold != WindowState.NO_HOLD ? HAS_EXTRA_HOLD : 0;
-    flags |= ws.lastValue() != null ? HAS_LAST_VALUE : 0;
+    flags |= ws.hasLastValue() ? HAS_LAST_VALUE : 0;
     flags |= (ws.eventTimers & WindowState.TIMER_AT_END) != 0 ? TIMER_AT_END : 0;
     flags |= (ws.eventTimers & WindowState.TIMER_AT_GC) != 0 ? TIMER_AT_GC : 0;
     return flags;
@@ -194,7 +200,7 @@ final class KeyStateCodec {
       ws.accumulator = readAccumulator(in, ws);
     }
     if ((flags & HAS_LAST_VALUE) != 0) {
-      ws.lastValue(PlainValueCodec.read(in));
+      ws.keepLastValue(PlainValueCodec.read(in));
     }
     return ws;
   }

@@ -141,15 +141,33 @@ final class WindowState extends AccumulatorCell {
     lastPane(-1, -1, null);
   }
 
-  /** Retracting mode: the value of the last pane, to be withdrawn by the next. */
+  /**
+   * The value of the last pane: in retracting mode, to be withdrawn by the next (null: nothing to
+   * withdraw); in accumulating mode after an on-time or late pane, to be restated by the next.
+   */
   Object lastValue() {
     return extras == null ? null : extras.lastValue;
   }
 
+  /** Whether the last pane's value is kept: set by {@link #keepLastValue}, even when it is null. */
+  boolean hasLastValue() {
+    return extras != null && extras.hasLastValue;
+  }
+
+  /** Retracting mode: keeps the pane's value to withdraw; null keeps nothing. */
   void lastValue(Object value) {
     if (value != null || extras != null) {
-      extras().lastValue = value;
+      WindowExtras e = extras();
+      e.lastValue = value;
+      e.hasLastValue = value != null;
     }
+  }
+
+  /** Keeps the value of the pane just emitted, null included, for the next pane to restate. */
+  void keepLastValue(Object value) {
+    WindowExtras e = extras();
+    e.lastValue = value;
+    e.hasLastValue = true;
   }
 
   int processingTimerCount() {

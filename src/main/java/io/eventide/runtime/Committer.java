@@ -2,7 +2,7 @@ package io.eventide.runtime;
 
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
-import io.eventide.core.KeyedWindow;
+import io.eventide.core.MergedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardStep;
@@ -133,7 +133,7 @@ final class Committer {
     }
     List<ShardChanges> changes = new ArrayList<>();
     List<RenderedPane> rendered = new ArrayList<>();
-    List<KeyedWindow> mergedAway = new ArrayList<>();
+    List<MergedWindow> mergedAway = new ArrayList<>();
     List<DeadLetter> letters = new ArrayList<>(rejected);
     IngestResult outcome = IngestResult.EMPTY;
     for (CompletableFuture<ShardStep> f : steps) {

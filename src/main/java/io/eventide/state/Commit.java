@@ -1,7 +1,7 @@
 package io.eventide.state;
 
 import io.eventide.core.DeadLetter;
-import io.eventide.core.KeyedWindow;
+import io.eventide.core.MergedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import java.util.List;
@@ -16,7 +16,7 @@ public record Commit(
     List<ShardChanges> shards,
     String tracker,
     List<RenderedPane> panes,
-    List<KeyedWindow> mergedAway,
+    List<MergedWindow> mergedAway,
     List<DeadLetter> deadLetters,
     PartitionProgress progress) {
 
@@ -25,7 +25,7 @@ public record Commit(
       List<ShardChanges> shards,
       String tracker,
       List<RenderedPane> panes,
-      List<KeyedWindow> mergedAway,
+      List<MergedWindow> mergedAway,
       List<DeadLetter> deadLetters) {
     this(shards, tracker, panes, mergedAway, deadLetters, null);
   }

@@ -226,6 +226,8 @@ class PaneLogStreamTest {
       JsonNode merge = next.get(1).data();
       assertThat(merge.get("key").asString()).isEqualTo("a");
       assertThat(merge.at("/window/end").asString()).isEqualTo("2026-01-01T10:01:00.000Z");
+      assertThat(merge.at("/into/start").asString()).isEqualTo("2026-01-01T10:00:00.000Z");
+      assertThat(merge.at("/into/end").asString()).isEqualTo("2026-01-01T10:01:40.000Z");
       assertThat(merge.get("merged").asBoolean()).isTrue();
     }
     try (PaneStream snapshot = api.panes("merge-notice", "snapshot=true")) {
@@ -234,6 +236,35 @@ class PaneLogStreamTest {
       assertThat(only.data().at("/pane/window/end").asString())
           .isEqualTo("2026-01-01T10:01:40.000Z");
       assertThat(snapshot.next().type()).isEqualTo("snapshot-end");
+    }
+  }
+
+  /** A merge of a composite key's sessions shows the key as its panes do: an object. */
+  @Test
+  void aMergeOfACompositeKeyCarriesTheKeyAsAnObject() {
+    LiveApi api = LiveApi.on(port);
+    api.define(
+        "merge-composite",
+        """
+        {"window": {"type": "session", "gap": "1m"},
+         "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
+         "accumulation": "accumulating", "aggregate": {"type": "count"},
+         "event": {"key": ["/shop", "/user"]}}
+        """);
+    try (PaneStream stream = api.panes("merge-composite", "")) {
+      api.events(
+          "merge-composite",
+          "[{\"shop\": \"s1\", \"user\": \"ann\", \"timestamp\": \"2026-01-01T10:00:00Z\"}]");
+      JsonNode first = stream.nextPane();
+      api.events(
+          "merge-composite",
+          "[{\"shop\": \"s1\", \"user\": \"ann\", \"timestamp\": \"2026-01-01T10:00:40Z\"}]");
+      List<PaneStream.Received> next = stream.next(2);
+      assertThat(next).extracting(PaneStream.Received::type).containsExactly("pane", "merge");
+      JsonNode merge = next.get(1).data();
+      assertThat(merge.get("key")).isEqualTo(first.get("key"));
+      assertThat(merge.get("key").toString()).isEqualTo("{\"shop\":\"s1\",\"user\":\"ann\"}");
+      assertThat(merge.get("into")).isEqualTo(next.get(0).data().get("window"));
     }
   }
 

@@ -214,6 +214,60 @@ class SimulateApiTest {
     assertThat(late.get("window").get("start").stringValue()).isEqualTo("1970-01-01T00:01:00.000Z");
   }
 
+  /** Issue 35: a late pane after the on-time one says which pane, and what figure, it restates. */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "accumulating | 41,45 | {\"index\":0,\"value\":41}",
+        "retracting   | 41,41,45 | {\"index\":0,\"value\":41}",
+        "discarding   | 41,4 | {\"index\":0}"
+      })
+  void aLatePaneRestatesTheOnTimeOne(String accumulation, String values, String restates) {
+    JsonNode outputs =
+        simulate(
+                """
+                {"pipeline": {"window": {"type": "fixed", "size": "1m"}, "aggregate": {"type": "sum"},
+                              "allowedLateness": "5m", "accumulation": "%s"},
+                 "steps": [{"events": [%s, %s]}, {"watermark": 60000}, {"events": [%s]}]}
+                """
+                    .formatted(
+                        accumulation,
+                        event("k", 1_000, 40),
+                        event("k", 2_000, 1),
+                        event("k", 3_000, 4)))
+            .get("outputs");
+    assertThat(String.join(",", texts(outputs, "/value"))).isEqualTo(values);
+    JsonNode onTime = outputs.get(0);
+    assertThat(onTime.get("pane").get("timing").stringValue()).isEqualTo("ON_TIME");
+    assertThat(onTime.has("restates")).isFalse();
+    JsonNode late = outputs.get(outputs.size() - 1);
+    assertThat(late.get("pane").get("timing").stringValue()).isEqualTo("LATE");
+    assertThat(late.get("restates").toString()).isEqualTo(restates);
+    if (outputs.size() == 3) {
+      assertThat(outputs.get(1).get("retraction").asBoolean()).isTrue();
+      assertThat(outputs.get(1).has("restates")).as("a retraction restates nothing").isFalse();
+    }
+  }
+
+  @Test
+  void namedAggregatesRestateAnObjectByName() {
+    JsonNode outputs =
+        simulate(
+                """
+                {"pipeline": {"window": {"type": "fixed", "size": "1m"},
+                              "aggregates": {"total": {"type": "sum"}, "n": {"type": "count"}},
+                              "allowedLateness": "5m", "accumulation": "accumulating"},
+                 "steps": [{"events": [%s]}, {"watermark": 60000}, {"events": [%s]}]}
+                """
+                    .formatted(event("k", 1_000, 41), event("k", 3_000, 4)))
+            .get("outputs");
+    assertThat(texts(outputs, "/value"))
+        .containsExactly("{\"total\":41,\"n\":1}", "{\"total\":45,\"n\":2}");
+    assertThat(outputs.get(1).get("restates").toString())
+        .isEqualTo("{\"index\":0,\"value\":{\"total\":41,\"n\":1}}");
+  }
+
   @Test
   void dropsElementsOfAFinishedWindowAsClosedAndWarns() {
     JsonNode result =

@@ -91,7 +91,10 @@ class NamedAggregatesPropertyTest {
     }
   }
 
-  /** The pane of the named pipeline as the single pipeline of {@code name} would have it. */
+  /**
+   * The pane of the named pipeline as the single pipeline of {@code name} would have it: its value,
+   * partial and restated value by that name.
+   */
   private static JsonNode projected(JsonNode pane, String name) {
     ObjectNode out = (ObjectNode) pane.deepCopy();
     out.set("value", pane.get("value").get(name));
@@ -100,6 +103,10 @@ class NamedAggregatesPropertyTest {
       out.set("partial", partial.get(name));
     } else {
       out.remove("partial");
+    }
+    JsonNode restated = pane.at("/restates/value");
+    if (!restated.isMissingNode()) {
+      ((ObjectNode) out.get("restates")).set("value", restated.get(name));
     }
     return out;
   }

@@ -90,6 +90,70 @@ class DashboardBrowserTest {
     }
   }
 
+  /**
+   * Issue 35: a late pane after the on-time one shows the figure it restates, and the explanation
+   * says in words whether elements wait for a pane.
+   */
+  @Test
+  void aLatePaneIsShownAsARestatementAndTheExplanationReadsAsASentence() throws Exception {
+    ConfigurableApplicationContext app = RedisEventide.start(prefix);
+    try (Browser browser = new Browser()) {
+      LiveApi api = RedisEventide.api(app);
+      int port = app.getEnvironment().getProperty("local.server.port", Integer.class);
+      api.define(
+          "late",
+          """
+          {"window": {"type": "fixed", "size": "1m"}, "allowedLateness": "5m",
+           "accumulation": "accumulating", "aggregate": {"type": "sum"}}
+          """);
+      api.events(
+          "late",
+          array(
+              event("alpha", "2026-01-01T10:00:05Z", 40),
+              event("alpha", "2026-01-01T10:00:06Z", 1)));
+      browser.open("http://localhost:" + port + "/#/pipelines/late");
+      api.watermark("late", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
+      awaitValue(browser, "alpha", "41", "provisional");
+      assertThat(restatements(browser)).isEmpty();
+
+      api.events("late", array(event("alpha", "2026-01-01T10:00:10Z", 4)));
+      awaitValue(browser, "alpha", "45", "provisional");
+      browser.await(
+          "the late pane shown as a restatement",
+          d -> restatements(browser).contains("restated from 41 to 45"));
+      assertThat(cell(browser, "alpha").get(2)).isEqualTo("LATE");
+
+      browser.driver.findElement(By.id("why")).click();
+      String why =
+          browser.await(
+              "the explanation",
+              d -> {
+                Object text =
+                    browser.script(
+                        "const li = document.querySelector('.why li');"
+                            + " return li ? li.textContent : null;");
+                return text == null ? null : text.toString();
+              });
+      assertThat(why)
+          .contains("alpha 2026-01-01T10:00:00.000Z")
+          .contains("no element since its last pane, 3 elements in all, next pane index 2")
+          .contains("the watermark has passed its end")
+          .doesNotContain("false")
+          .doesNotContain("true");
+      browser.screenshot(Path.of("target", "dashboard-restated.png"));
+    } finally {
+      app.close();
+    }
+  }
+
+  /** The restatement texts of the windows table, read in one script (the table is redrawn). */
+  @SuppressWarnings("unchecked")
+  private static List<String> restatements(Browser browser) {
+    return (List<String>)
+        browser.script(
+            "return [...document.querySelectorAll('#windows .restated')].map(e => e.textContent);");
+  }
+
   @Test
   void tenThousandKeysFrameTime() throws Exception {
     ConfigurableApplicationContext app = RedisEventide.start(prefix);

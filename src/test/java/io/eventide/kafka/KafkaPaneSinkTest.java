@@ -118,6 +118,34 @@ class KafkaPaneSinkTest extends KafkaIntegrationTest {
     assertThat(answer.get("warnings").toString()).contains("highest pane index");
   }
 
+  /** Issue 35: a late pane on the topic names the pane it supersedes and the figure it had. */
+  @Test
+  void aLatePaneSaysWhatItRestates() {
+    define(
+        "sink-restates",
+        """
+        {"window": {"type": "fixed", "size": "10m"}, "allowedLateness": "1h",
+         "accumulation": "accumulating", "aggregate": {"type": "sum"},
+         "sinks": {"kafka": {"mode": "changelog"}}}
+        """);
+    ingest("sink-restates", event("a", "12:01:00", 40, null), event("a", "12:02:00", 1, null));
+    // Moves the watermark past the window: the on-time pane, then a late one.
+    ingest("sink-restates", event("c", "12:15:00", 0, null));
+    ingest("sink-restates", event("a", "12:05:00", 4, null));
+
+    List<JsonNode> panes =
+        read("eventide.sink-restates.panes", 2).stream()
+            .filter(r -> r.key().startsWith("a@"))
+            .map(KafkaIntegrationTest::value)
+            .toList();
+    assertThat(panes)
+        .extracting(p -> p.at("/pane/timing").stringValue())
+        .containsExactly("ON_TIME", "LATE");
+    assertThat(panes.get(0).has("restates")).isFalse();
+    assertThat(panes.get(1).get("value").doubleValue()).isEqualTo(45.0);
+    assertThat(panes.get(1).get("restates").toString()).isEqualTo("{\"index\":0,\"value\":41}");
+  }
+
   @Test
   void upsertingConsumerEndsWithTheRightTotalsInEveryMode() {
     // Two keys, two windows, panes early, on time and late, then a drain; the totals are the sums.

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.core.IngestBounds;
 import io.eventide.core.KeyedWindow;
+import io.eventide.core.MergedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.render.PaneRecordWriter;
+import io.eventide.definition.EventPointers;
 import io.eventide.definition.KeyFields;
 import io.eventide.engine.Pane;
 import io.eventide.engine.PaneInfo;
@@ -150,7 +152,7 @@ class PaneLogStoresTest {
     OutputStore outputs = (OutputStore) store;
     PipelineState state = store.open("merged", "lineage", 1).join();
     state.commit(commit(List.of(pane("a", 0, false), pane("b", 0, true)), List.of())).join();
-    KeyedWindow gone = new KeyedWindow("a", 0, 60_000);
+    MergedWindow gone = merged("merged", new KeyedWindow("a", 0, 60_000), new Window(0, 90_000));
     List<String> ids =
         state
             .commit(
@@ -169,7 +171,12 @@ class PaneLogStoresTest {
             LogEntryKind.PANE, LogEntryKind.PANE, LogEntryKind.PANE, LogEntryKind.MERGE);
     assertThat(log.get(2).id()).isEqualTo(ids.get(0));
     assertThat(log.get(3).key()).isEqualTo("a");
-    assertThat(log.get(3).json()).contains("\"end\":\"1970-01-01T00:01:00.000Z\"");
+    assertThat(log.get(3).json())
+        .isEqualTo(
+            "{\"pipeline\":\"merged\",\"key\":\"a\","
+                + "\"window\":{\"start\":\"1970-01-01T00:00:00.000Z\",\"end\":\"1970-01-01T00:01:00.000Z\"},"
+                + "\"into\":{\"start\":\"1970-01-01T00:00:00.000Z\",\"end\":\"1970-01-01T00:01:30.000Z\"},"
+                + "\"merged\":true}");
     assertThat(snapshot.position()).isEqualTo(log.get(3).id());
     assertThat(snapshot.windows())
         .extracting(PaneEvent::key, PaneEvent::kind, PaneEvent::last, PaneEvent::id)
@@ -243,7 +250,11 @@ class PaneLogStoresTest {
       state.commit(commit(pending.subList(from, to), List.of())).join();
       from = to;
     }
-    KeyedWindow mergedAway = new KeyedWindow("k", 60_000L * (windows - 1), 60_000L * windows);
+    MergedWindow mergedAway =
+        merged(
+            "kept",
+            new KeyedWindow("k", 60_000L * (windows - 1), 60_000L * windows),
+            new Window(60_000L * (windows - 1), 60_000L * windows + 1));
     state.commit(commit(List.of(), List.of(mergedAway))).join();
     List<JsonNode> kept =
         outputs
@@ -260,7 +271,14 @@ class PaneLogStoresTest {
     }
   }
 
-  private static Commit commit(List<RenderedPane> panes, List<KeyedWindow> merged) {
+  private static MergedWindow merged(String pipeline, KeyedWindow gone, Window into) {
+    return new MergedWindow(
+        gone,
+        new PaneRecordWriter(pipeline, EventPointers.DEFAULT.keyFields())
+            .writeMerge(gone.key(), new Window(gone.start(), gone.end()), into));
+  }
+
+  private static Commit commit(List<RenderedPane> panes, List<MergedWindow> merged) {
     return new Commit(List.of(), null, panes, merged, List.of());
   }
 

@@ -2,6 +2,7 @@ package io.eventide.core.render;
 
 import io.eventide.definition.KeyFields;
 import io.eventide.engine.Pane;
+import io.eventide.engine.Window;
 import java.io.CharArrayWriter;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.io.SerializedString;
@@ -53,6 +54,20 @@ public final class PaneRecordWriter {
     } else {
       text.reset();
     }
+    return record;
+  }
+
+  /** The record of {@code absorbed}, a session window of {@code key} merged into {@code into}. */
+  public String writeMerge(String key, Window absorbed, Window into) {
+    try {
+      PaneRecords.merge(json, pipeline, keys, times, key, absorbed, into);
+      json.flush();
+    } catch (RuntimeException e) {
+      startAfresh();
+      throw e;
+    }
+    String record = text.toString();
+    text.reset();
     return record;
   }
 

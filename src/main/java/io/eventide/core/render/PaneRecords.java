@@ -34,6 +34,9 @@ public final class PaneRecords {
   private static final SerializedString PANE = new SerializedString("pane");
   private static final SerializedString RETRACTION = new SerializedString("retraction");
   private static final SerializedString RETRACTS = new SerializedString("retracts");
+  private static final SerializedString RESTATES = new SerializedString("restates");
+  private static final SerializedString INTO = new SerializedString("into");
+  private static final SerializedString MERGED = new SerializedString("merged");
   private static final SerializedString FINAL = new SerializedString("final");
   private static final SerializedString FINAL_AT = new SerializedString("finalAt");
   private static final SerializedString EMITTED_AT = new SerializedString("emittedAt");
@@ -85,6 +88,10 @@ public final class PaneRecords {
     json.writeString(times.of(pane.timestamp()));
     json.writeName(PANE);
     writeInfo(json, pane.info());
+    if (pane.restates() != null) {
+      json.writeName(RESTATES);
+      writeRestatement(json, pane.restates());
+    }
     json.writeName(RETRACTION);
     json.writeBoolean(pane.retraction());
     if (pane.retraction()) {
@@ -103,16 +110,32 @@ public final class PaneRecords {
   }
 
   /**
-   * The record of a session window absorbed into another of its key: the window named is no longer
-   * a window of its own, and its result no longer stands.
+   * Writes the record of a session window absorbed into another of its key as one root value:
+   * {@code {"pipeline", "key", "window", "into", "merged": true}}. The key is shown as panes show
+   * it (an object for a composite key), {@code window} is the window absorbed, no window of its own
+   * any more and its result no longer standing, and {@code into} the window it merged into, whose
+   * pane follows. Each window absorbed by one merge has its record, all with the same {@code into}.
    */
-  public static ObjectNode merge(String pipeline, String key, Window window) {
-    ObjectNode json = JSON.objectNode();
-    json.put("pipeline", pipeline);
-    json.put("key", key);
-    json.set("window", window(window));
-    json.put("merged", true);
-    return json;
+  static void merge(
+      JsonGenerator json,
+      SerializableString pipeline,
+      KeyFields keys,
+      TimestampTexts times,
+      String key,
+      Window absorbed,
+      Window into) {
+    json.writeStartObject();
+    json.writeName(PIPELINE);
+    json.writeString(pipeline);
+    json.writeName(KEY);
+    keys.write(json, key);
+    json.writeName(WINDOW);
+    writeWindow(json, times, absorbed);
+    json.writeName(INTO);
+    writeWindow(json, times, into);
+    json.writeName(MERGED);
+    json.writeBoolean(true);
+    json.writeEndObject();
   }
 
   /** {@code {"start": ISO, "end": ISO}}, or {@code {"global": true}} for the global window. */
@@ -136,6 +159,18 @@ public final class PaneRecords {
       json.writeString(times.of(window.start()));
       json.writeName(END);
       json.writeString(times.of(window.end()));
+    }
+    json.writeEndObject();
+  }
+
+  /** {@code {"index": i, "value": v}}, the value only when the mode restates one. */
+  private static void writeRestatement(JsonGenerator json, Pane.Restatement restates) {
+    json.writeStartObject();
+    json.writeName(INDEX);
+    json.writeNumber(restates.index());
+    if (restates.hasValue()) {
+      json.writeName(VALUE);
+      PlainValues.write(json, restates.value());
     }
     json.writeEndObject();
   }

@@ -2,11 +2,10 @@ package io.eventide.state.memory;
 
 import io.eventide.core.DeadLetter;
 import io.eventide.core.KeyedWindow;
+import io.eventide.core.MergedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardSnapshot;
-import io.eventide.core.render.PaneRecords;
 import io.eventide.engine.Pane;
-import io.eventide.engine.Window;
 import io.eventide.sink.ForwarderStore;
 import io.eventide.sink.LogPage;
 import io.eventide.sink.OutputProperties;
@@ -171,12 +170,9 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
           o.results.merge(k, r, MemoryStateStore::later);
         }
       }
-      for (KeyedWindow merged : commit.mergedAway()) {
-        o.results.remove(merged);
-        String json =
-            PaneRecords.merge(pipeline, merged.key(), new Window(merged.start(), merged.end()))
-                .toString();
-        o.log.append(PaneEvent.merge(o.nextId(), merged.key(), json));
+      for (MergedWindow merged : commit.mergedAway()) {
+        o.results.remove(merged.window());
+        o.log.append(PaneEvent.merge(o.nextId(), merged.window().key(), merged.json()));
       }
       while (o.results.size() > resultsLimit) {
         o.results.pollFirstEntry();

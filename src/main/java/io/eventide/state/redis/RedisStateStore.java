@@ -3,10 +3,10 @@ package io.eventide.state.redis;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
+import io.eventide.core.MergedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardSnapshot;
-import io.eventide.core.render.PaneRecords;
 import io.eventide.engine.Pane;
 import io.eventide.engine.Time;
 import io.eventide.engine.Timing;
@@ -778,12 +778,11 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       args.add(
           packed.pack(
               p -> {
-                for (KeyedWindow w : commit.mergedAway()) {
+                for (MergedWindow m : commit.mergedAway()) {
+                  KeyedWindow w = m.window();
                   p.add(RedisKeys.windowField(w.key(), w.start(), w.end()))
                       .add(w.key())
-                      .add(
-                          PaneRecords.merge(pipeline, w.key(), new Window(w.start(), w.end()))
-                              .toString());
+                      .add(m.json());
                 }
               }));
       args.add(

@@ -17,6 +17,7 @@ import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,56 @@ class PaneRecordsTest {
                 + "\"retraction\":false,\"final\":true,\"finalAt\":\"1970-01-01T00:01:00.000Z\","
                 + "\"emittedAt\":\"1970-01-01T00:00:00.005Z\","
                 + "\"watermark\":\"1970-01-01T00:01:00.000Z\"}");
+  }
+
+  @Test
+  void rendersWhatAPaneRestatesAfterItsPaneInfo() {
+    PaneRecordWriter writer = new PaneRecordWriter("p", PLAIN_KEY);
+    Map<String, Object> named = new LinkedHashMap<>();
+    named.put("total", 41L);
+    named.put("n", 3L);
+    assertThat(writer.write(restating(Pane.Restatement.of(1, named))))
+        .contains(
+            "\"last\":false},\"restates\":{\"index\":1,\"value\":{\"total\":41,\"n\":3}},"
+                + "\"retraction\":false");
+    JsonNode discarding = read(writer.write(restating(Pane.Restatement.indexOnly(1))));
+    assertThat(discarding.get("restates").toString()).isEqualTo("{\"index\":1}");
+    JsonNode ofNull = read(writer.write(restating(Pane.Restatement.of(1, null))));
+    assertThat(ofNull.get("restates").toString()).isEqualTo("{\"index\":1,\"value\":null}");
+    JsonNode none = read(writer.write(restating(null)));
+    assertThat(none.has("restates")).isFalse();
+  }
+
+  @Test
+  void rendersAMergeWithTheKeyAsPanesShowItAndTheWindowItWentInto() {
+    PaneRecordWriter writer = new PaneRecordWriter("p", new KeyFields(List.of("/shop", "/user")));
+    assertThat(writer.writeMerge("s1|ann", new Window(0, 60_000), new Window(0, 100_000)))
+        .isEqualTo(
+            "{\"pipeline\":\"p\",\"key\":{\"shop\":\"s1\",\"user\":\"ann\"},"
+                + "\"window\":{\"start\":\"1970-01-01T00:00:00.000Z\","
+                + "\"end\":\"1970-01-01T00:01:00.000Z\"},"
+                + "\"into\":{\"start\":\"1970-01-01T00:00:00.000Z\","
+                + "\"end\":\"1970-01-01T00:01:40.000Z\"},\"merged\":true}");
+    assertThat(
+            new PaneRecordWriter("p", PLAIN_KEY)
+                .writeMerge("a", new Window(0, 60_000), new Window(0, 100_000)))
+        .startsWith("{\"pipeline\":\"p\",\"key\":\"a\",");
+  }
+
+  private static Pane restating(Pane.Restatement restates) {
+    return new Pane(
+        "k",
+        new Window(0, 60_000),
+        45L,
+        null,
+        59_999,
+        new PaneInfo(2, 2, Timing.LATE, false, false),
+        false,
+        -1,
+        restates,
+        120_000,
+        5,
+        60_000);
   }
 
   @Test

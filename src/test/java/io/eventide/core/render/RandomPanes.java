@@ -97,9 +97,20 @@ final class RandomPanes {
             random.nextBoolean()),
         retraction,
         retraction ? random.nextInt(1000) : -1,
+        retraction ? null : restatement(),
         time(),
         time(),
         watermark());
+  }
+
+  /** None, an index only (discarding mode) or an index and a value, null included. */
+  private Pane.Restatement restatement() {
+    return switch (random.nextInt(4)) {
+      case 0 -> Pane.Restatement.indexOnly(random.nextInt(1000));
+      case 1 -> Pane.Restatement.of(random.nextInt(1000), aggregate());
+      case 2 -> Pane.Restatement.of(random.nextInt(1000), null);
+      default -> null;
+    };
   }
 
   String text(int maxLength) {

@@ -28,6 +28,12 @@ final class TreePaneRecords {
     }
     json.put("timestamp", Timestamps.format(pane.timestamp()));
     json.set("pane", info(pane.info()));
+    if (pane.restates() != null) {
+      ObjectNode restates = json.putObject("restates").put("index", pane.restates().index());
+      if (pane.restates().hasValue()) {
+        restates.set("value", PlainValues.toJson(pane.restates().value()));
+      }
+    }
     json.put("retraction", pane.retraction());
     if (pane.retraction()) {
       json.put("retracts", pane.retracts());
