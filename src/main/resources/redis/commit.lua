@@ -11,7 +11,9 @@
 --       10 its sources' watermark, 11 when a source was last heard from (9 to 11: '' unchanged),
 --       12 a waiting request's receipt field ('<request>:<partition>', '' none), 13 its counts
 --       (eight numbers, comma separated), 14 how long receipts are kept (ms), 15 number of shard
---       sections, then per section four arguments:
+--       sections, 16 the owner's input watermark once the commit is applied, which makes every
+--       window whose finalAt is at or before it final ('' unchanged), then per section four
+--       arguments:
 --         (key, state) pairs; keys removed; (expiry, id) pairs; watermark ('' unchanged)
 --       then panes: (field, index, start, retraction, key, timing, final, record) per pane,
 --       then session windows merged away: (field, key, merge record) per window,
@@ -51,6 +53,9 @@ end
 if ARGV[10] ~= '' then
   redis.call('HSET', KEYS[1], 'sourceWatermark', ARGV[10], 'heard', ARGV[11])
 end
+if ARGV[16] ~= '' then
+  redis.call('HSET', KEYS[1], 'finalThrough', ARGV[16])
+end
 
 -- A request's records may take several commits of a partition: its receipt adds them up. Receipts
 -- older than the retention go, a few per commit, so that they never pile up.
@@ -86,7 +91,7 @@ local function call_chunked(command, key, items)
   end
 end
 
-local a = 16
+local a = 17
 for s = 0, tonumber(ARGV[15]) - 1 do
   local keys, ids, meta = KEYS[10 + 3 * s], KEYS[11 + 3 * s], KEYS[12 + 3 * s]
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
@@ -157,7 +162,12 @@ end
 -- Trimmed once for the whole commit rather than at every entry, with three arguments less per
 -- pane: approximate trimming removes whole nodes either way. LIMIT 0 lifts the cap on what one
 -- trim removes (100 nodes), which a commit of more entries than that would otherwise outgrow.
-if n > 0 or #mergedAway > 0 then
+-- Progress that moved with nothing else logged is logged too, as a bare entry: it wakes the pane
+-- streams of every replica, which then read the progress itself (readers skip the entry).
+if ARGV[16] ~= '' and n == 0 and #mergedAway == 0 then
+  redis.call('XADD', KEYS[6], '*', 'kind', 'progress')
+end
+if n > 0 or #mergedAway > 0 or ARGV[16] ~= '' then
   redis.call('XTRIM', KEYS[6], 'MAXLEN', '~', ARGV[3], 'LIMIT', 0)
 end
 call_chunked('HDEL', KEYS[3], merged)

@@ -2,10 +2,10 @@
 -- round trip.
 --
 -- KEYS: each partition's shard meta, in partition order.
--- Returns per partition {source watermark, heard}, false where never committed.
+-- Returns per partition {source watermark, heard, final through}, false where never committed.
 
 local out = {}
 for i = 1, #KEYS do
-  out[i] = redis.call('HMGET', KEYS[i], 'sourceWatermark', 'heard')
+  out[i] = redis.call('HMGET', KEYS[i], 'sourceWatermark', 'heard', 'finalThrough')
 end
 return out

@@ -94,6 +94,8 @@ export class PaneStream {
       this.position = e.lastEventId;
       this.handlers.merge(JSON.parse(e.data));
     });
+    // How far windows are final: no id, it is not a position in the log.
+    source.addEventListener('progress', e => this.handlers.progress?.(JSON.parse(e.data)));
     source.addEventListener('behind', () => { this.position = null; });
     source.addEventListener('idle', () => {});
     // Whatever ended the stream (the server's idle timeout or shutdown, a lost connection, a

@@ -10,9 +10,24 @@ const RANK_MILLIS = 250;
 
 /** Per key, its windows by start; bounded, so that 10 000 keys stay a few MB. */
 class KeyWindows {
-  constructor() { this.keys = new Map(); this.version = 0; }
+  constructor() { this.keys = new Map(); this.version = 0; this.finalThrough = -Infinity; }
 
   reset() { this.keys.clear(); this.version++; }
+
+  /**
+   * The pipeline's progress: a window whose finalAt it has reached is final, though the default
+   * closing behaviour sends no pane when a window with allowed lateness closes.
+   */
+  progress(p) {
+    const through = time(p.finalThrough);
+    if (!(through > this.finalThrough)) return;
+    this.finalThrough = through;
+    for (const key of this.keys.values()) {
+      for (const w of key.windows.values()) {
+        if (!w.final && Date.parse(w.finalAt) <= through) { w.final = true; this.version++; }
+      }
+    }
+  }
 
   pane(p) {
     if (p.retraction || p.window.global) return;
@@ -22,7 +37,8 @@ class KeyWindows {
     const start = Date.parse(p.window.start);
     const w = {
       start, end: Date.parse(p.window.end), value: p.value, timing: p.pane.timing,
-      final: p.final, index: p.pane.index, finalAt: p.finalAt, restates: p.restates || null,
+      final: p.final || Date.parse(p.finalAt) <= this.finalThrough, index: p.pane.index,
+      finalAt: p.finalAt, restates: p.restates || null,
     };
     const before = key.windows.get(start);
     if (before && before.index > w.index) return;
@@ -102,6 +118,7 @@ export function pipelineView(root, name) {
   const keysBody = el('tbody');
   const windowsBody = el('tbody');
   const wmText = el('span', { id: 'watermark' }, '–');
+  const finalText = el('span', { id: 'final-through' }, '–');
   const heading = el('h3', {}, 'Windows');
   const expressions = el('div');
   const deadBody = el('tbody');
@@ -114,7 +131,8 @@ export function pipelineView(root, name) {
 
   root.append(
     el('h2', {}, 'Pipeline ', el('code', {}, name)),
-    el('p', {}, 'Input watermark: ', wmText, ' · ', el('span', { id: 'key-count' }), ' keys'),
+    el('p', {}, 'Input watermark: ', wmText, ' · final through ', finalText, ' · ',
+      el('span', { id: 'key-count' }), ' keys'),
     expressions,
     el('div', { class: 'grid' },
       el('div', {},
@@ -191,6 +209,11 @@ export function pipelineView(root, name) {
       schedule();
     },
     merge: m => { state.merge(m); schedule(); },
+    progress: p => {
+      state.progress(p);
+      finalText.textContent = p.finalThrough;
+      schedule();
+    },
   });
 
   getJson('/pipelines/' + encodeURIComponent(name)).then(d => expressions.replaceChildren(
@@ -251,7 +274,7 @@ function reason(w) {
   return parts.join('; ');
 }
 
-/** A time of the windows view as a number: an ISO timestamp, "-inf" or "+inf". */
+/** A time as the API writes it, as a number: an ISO timestamp, "-inf" or "+inf". */
 function time(t) {
   return t === '-inf' ? -Infinity : t === '+inf' ? Infinity : Date.parse(t);
 }

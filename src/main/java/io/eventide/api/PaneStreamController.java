@@ -2,9 +2,11 @@ package io.eventide.api;
 
 import static java.util.stream.Collectors.toCollection;
 
+import io.eventide.core.render.PaneRecords;
 import io.eventide.definition.json.InvalidInputException;
 import io.eventide.definition.json.Violation;
 import io.eventide.engine.Timing;
+import io.eventide.runtime.RunningPipelines;
 import io.eventide.security.Credentials;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.LogPage;
@@ -13,6 +15,7 @@ import io.eventide.sink.PaneEvent;
 import io.eventide.sink.PaneHub;
 import io.eventide.sink.PaneLogReader;
 import io.eventide.sink.PaneStreamItem;
+import io.eventide.sink.ProgressReader;
 import io.eventide.state.OutputStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -51,8 +54,10 @@ class PaneStreamController {
   private final OutputStore store;
   private final OutputProperties properties;
   private final StreamPermits permits;
+  private final RunningPipelines runtimes;
 
   PaneStreamController(
+      RunningPipelines runtimes,
       DefinedPipelines pipelines,
       PaneHub hub,
       OutputStore store,
@@ -63,6 +68,7 @@ class PaneStreamController {
     this.store = store;
     this.properties = properties;
     this.permits = permits;
+    this.runtimes = runtimes;
   }
 
   /**
@@ -98,8 +104,12 @@ class PaneStreamController {
         .flatMap(
             found -> {
               Runnable release = permits.acquire(name, found.getT2());
+              ProgressReader progress =
+                  () -> Mono.fromFuture(() -> runtimes.finalThrough(found.getT1()));
               Flux<byte[]> events =
-                  stream(items(name, filter, snapshot, lastEventId, log).map(SseFrames::of))
+                  stream(
+                          items(name, filter, snapshot, lastEventId, log, progress)
+                              .map(SseFrames::of))
                       .doFinally(signal -> release.run());
               response.getHeaders().setContentType(EVENT_STREAM);
               // writeWith, not writeAndFlushWith: Reactor Netty writes every event it has at hand
@@ -112,28 +122,40 @@ class PaneStreamController {
    * What a pane stream carries: after a Last-Event-ID, the log from there (a reconnecting
    * EventSource sends one, so a snapshot stream that was past its snapshot resumes without one);
    * with {@code snapshot}, every matching window's result and the log after the position they
-   * reflect; else the log from its end.
+   * reflect; else the log from its end. Each opens with the pipeline's progress: a snapshot's
+   * results are final as of the progress read before them, which the stream sends first.
    */
   private Flux<PaneStreamItem> items(
       String name,
       Predicate<PaneEvent> filter,
       boolean snapshot,
       String lastEventId,
-      PaneLogReader log) {
+      PaneLogReader log,
+      ProgressReader progress) {
     if (lastEventId != null) {
-      return hub.subscribe(name, lastEventId, filter, log);
+      return hub.subscribe(name, lastEventId, filter, log, progress, null);
     }
     if (!snapshot) {
       return log.after(LogPage.START, 0)
-          .flatMapMany(page -> hub.subscribe(name, page.end(), filter, log));
+          .flatMapMany(page -> hub.subscribe(name, page.end(), filter, log, progress, null));
     }
-    return store
-        .snapshot(name)
+    return progress
+        .finalThrough()
+        .zipWhen(through -> store.snapshot(name))
         .flatMapMany(
-            s -> {
+            read -> {
+              long through = read.getT1();
+              OutputStore.Snapshot s = read.getT2();
               ArrayDeque<PaneEvent> windows =
-                  s.windows().stream().filter(filter).collect(toCollection(ArrayDeque::new));
+                  s.windows().stream()
+                      .map(item -> Finality.asOf(item, through))
+                      .filter(filter)
+                      .collect(toCollection(ArrayDeque::new));
               int count = windows.size();
+              PaneStreamItem opening =
+                  new PaneStreamItem.Entries(
+                      List.of(
+                          PaneEvent.progress(s.position(), PaneRecords.progress(name, through))));
               return Flux.<PaneStreamItem>generate(
                       sink -> {
                         if (windows.isEmpty()) {
@@ -142,8 +164,9 @@ class PaneStreamController {
                           sink.next(PaneStreamItem.Entries.next(windows));
                         }
                       })
+                  .startWith(opening)
                   .concatWith(Mono.just(new PaneStreamItem.SnapshotEnd(s.position(), count)))
-                  .concatWith(hub.subscribe(name, s.position(), filter, log));
+                  .concatWith(hub.subscribe(name, s.position(), filter, log, progress, through));
             });
   }
 
@@ -164,15 +187,17 @@ class PaneStreamController {
 
   private byte[] idleEvent() {
     ObjectNode data = JsonNodeFactory.instance.objectNode();
-    data.put("reason", "no pane for " + properties.sseIdleTimeout() + "; reconnect to go on");
+    data.put(
+        "reason",
+        "no pane and no progress for " + properties.sseIdleTimeout() + "; reconnect to go on");
     return SseFrames.event(IDLE, data);
   }
 
   /**
-   * Ends a stream that has carried no pane for the idle timeout with a final {@code idle} event:
-   * heartbeats keep proxies from closing a quiet stream, so without this a forgotten dashboard
-   * would hold its connection and its subscriber slot forever. A client that still wants panes
-   * reconnects, as EventSource does by itself.
+   * Ends a stream that has carried no pane and no progress for the idle timeout with a final {@code
+   * idle} event: heartbeats keep proxies from closing a quiet stream, so without this a forgotten
+   * dashboard would hold its connection and its subscriber slot forever. A client that still wants
+   * panes reconnects, as EventSource does by itself.
    */
   private Flux<byte[]> idleTimeout(Flux<byte[]> events, byte[] idle) {
     Duration timeout = properties.sseIdleTimeout();

@@ -6,6 +6,7 @@ import io.eventide.definition.json.PlainValues;
 import io.eventide.definition.json.Timestamps;
 import io.eventide.definition.json.Violation;
 import io.eventide.engine.Time;
+import io.eventide.runtime.RunningPipelines;
 import io.eventide.state.OutputStore;
 import java.util.List;
 import org.springframework.http.MediaType;
@@ -16,6 +17,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
@@ -29,10 +31,12 @@ class ResultsController {
 
   private final DefinedPipelines pipelines;
   private final OutputStore store;
+  private final RunningPipelines runtimes;
 
-  ResultsController(DefinedPipelines pipelines, OutputStore store) {
+  ResultsController(DefinedPipelines pipelines, OutputStore store, RunningPipelines runtimes) {
     this.pipelines = pipelines;
     this.store = store;
+    this.runtimes = runtimes;
   }
 
   @GetMapping(path = "/{name}/results", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -50,14 +54,22 @@ class ResultsController {
           List.of(new Violation("limit", "must be between 1 and " + MAX_RESULTS)));
     }
     KeyedWindow cursor = after == null ? null : ResultsCursor.decode(after);
+    // The progress is read first: a window it covers was final before the results were read.
     return pipelines
         .named(name)
-        .flatMap(d -> store.results(name, key, fromMs, toMs, cursor, limit))
+        .flatMap(
+            d ->
+                Mono.fromFuture(() -> runtimes.finalThrough(d))
+                    .zipWhen(through -> store.results(name, key, fromMs, toMs, cursor, limit)))
         .map(
-            page -> {
+            read -> {
+              long through = read.getT1();
+              OutputStore.ResultsPage page = read.getT2();
               ObjectNode out = JsonNodeFactory.instance.objectNode();
               out.put("pipeline", name);
-              out.putArray("results").addAll(page.records());
+              out.put("finalThrough", Timestamps.formatWatermark(through));
+              ArrayNode results = out.putArray("results");
+              page.records().forEach(r -> results.add(Finality.asOf(r, through)));
               if (page.next() != null) {
                 out.put("next", ResultsCursor.encode(page.next()));
               }

@@ -81,10 +81,11 @@ final class SseFrames {
 
   /**
    * No id for a snapshot's items: a client cut off within the snapshot reconnects without
-   * Last-Event-ID and so gets the whole snapshot again rather than a part of it.
+   * Last-Event-ID and so gets the whole snapshot again rather than a part of it. None for progress
+   * either: it is no log entry to resume after, and a resumed stream opens with the progress now.
    */
   private static String id(PaneEvent e) {
-    return e.kind() == LogEntryKind.SNAPSHOT ? null : e.id();
+    return e.kind() == LogEntryKind.SNAPSHOT || e.kind() == LogEntryKind.PROGRESS ? null : e.id();
   }
 
   private static String text(PaneEvent e) {

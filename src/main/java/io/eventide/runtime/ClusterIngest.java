@@ -101,6 +101,24 @@ public final class ClusterIngest implements PipelineLifecycleListener {
   }
 
   /**
+   * How far the pipeline's windows are final: the least over its partitions of what their owners
+   * last committed, a partition never committed holding it at the beginning of time (its engine
+   * would take any event).
+   */
+  public CompletableFuture<Long> finalThrough(PipelineDefinition definition) {
+    return log.partitions(definition.name())
+        .thenCompose(n -> store.partitionWatermarks(definition.name(), n))
+        .thenApply(
+            partitions -> {
+              long through = Time.MAX;
+              for (PartitionWatermark p : partitions) {
+                through = Math.min(through, p.finalThrough());
+              }
+              return partitions.isEmpty() ? Time.MIN : through;
+            });
+  }
+
+  /**
    * The open windows of a key (or of every key) as their partitions' owners last committed them,
    * read from the store: any replica can look into any partition.
    */

@@ -45,6 +45,9 @@ final class Committer {
   /** The last commit queued; guarded by the runtime's order lock. */
   private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
 
+  /** The input watermark the last commit queued carries; guarded by the runtime's order lock. */
+  private long queuedThrough = Long.MIN_VALUE;
+
   private volatile Throwable failure;
 
   Committer(
@@ -67,13 +70,18 @@ final class Committer {
    * rejected} events and, in cluster mode, the partition's progress (else null). The caller holds
    * the runtime's order lock, which is what orders commits.
    *
+   * @param watermark the input watermark the shards have been handed once {@code steps} are done:
+   *     what the commit makes final, recorded when it moved
    * @return completes once committed and published
    */
   CompletableFuture<Void> submit(
       List<CompletableFuture<ShardStep>> steps,
       String tracker,
       List<DeadLetter> rejected,
-      PartitionProgress progress) {
+      PartitionProgress progress,
+      long watermark) {
+    Long finalThrough = watermark > queuedThrough ? watermark : null;
+    queuedThrough = Math.max(queuedThrough, watermark);
     CompletableFuture<Void> done = new CompletableFuture<>();
     CompletableFuture<Void> previous = tail;
     tail = done;
@@ -83,7 +91,9 @@ final class Committer {
         // Off the thread that completed the previous commit: with Redis that is the client's I/O
         // thread, which must go back to reading replies.
         .thenAcceptAsync(
-            stepError -> writeOrFail(steps, tracker, rejected, progress, stepError, done), pool);
+            stepError ->
+                writeOrFail(steps, tracker, rejected, progress, finalThrough, stepError, done),
+            pool);
     return done;
   }
 
@@ -93,10 +103,11 @@ final class Committer {
       String tracker,
       List<DeadLetter> rejected,
       PartitionProgress progress,
+      Long finalThrough,
       Throwable stepError,
       CompletableFuture<Void> done) {
     try {
-      write(steps, tracker, rejected, progress, stepError, done);
+      write(steps, tracker, rejected, progress, finalThrough, stepError, done);
     } catch (RuntimeException e) {
       failure = e;
       done.completeExceptionally(e);
@@ -118,6 +129,7 @@ final class Committer {
       String tracker,
       List<DeadLetter> rejected,
       PartitionProgress progress,
+      Long finalThrough,
       Throwable stepError,
       CompletableFuture<Void> done) {
     if (failure != null) {
@@ -151,7 +163,8 @@ final class Committer {
         progress == null || progress.receipt() == null
             ? progress
             : progress.withReceipt(progress.receipt().plus(outcome));
-    Commit commit = new Commit(changes, tracker, rendered, mergedAway, letters, landed);
+    Commit commit =
+        new Commit(changes, tracker, rendered, mergedAway, letters, landed, finalThrough);
     if (commit.isEmpty()) {
       done.complete(null);
       return;
@@ -183,8 +196,9 @@ final class Committer {
     List<RenderedPane> rendered = commit.panes();
     List<DeadLetter> letters = commit.deadLetters();
     try {
-      // A commit that logged only merges is announced too, with no pane: streams carry merges.
-      if (!rendered.isEmpty() || !commit.mergedAway().isEmpty()) {
+      // A commit that logged only merges, or only moved the progress, is announced too, with no
+      // pane: streams carry merges and progress.
+      if (!rendered.isEmpty() || !commit.mergedAway().isEmpty() || commit.finalThrough() != null) {
         List<PublishedPane> out = new ArrayList<>(rendered.size());
         for (int i = 0; i < rendered.size(); i++) {
           RenderedPane r = rendered.get(i);

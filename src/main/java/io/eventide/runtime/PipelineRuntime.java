@@ -225,7 +225,8 @@ public final class PipelineRuntime implements PipelineInput {
       if (!origins.isEmpty() && progress != null) {
         progress = progress.withOrigins(origins);
       }
-      committed = committer.submit(steps, core.trackerChange(), rejected, progress);
+      committed =
+          committer.submit(steps, core.trackerChange(), rejected, progress, core.watermark());
     }
     return committed.handle(
         (v, error) -> {
@@ -268,7 +269,11 @@ public final class PipelineRuntime implements PipelineInput {
       posted = core.postWatermark(source, value, now, ops);
       committed =
           committer.submit(
-              posted.steps(), core.trackerChange(), List.of(), progress(nextOffset, now));
+              posted.steps(),
+              core.trackerChange(),
+              List.of(),
+              progress(nextOffset, now),
+              core.watermark());
     }
     return committed.thenApply(v -> posted.accepted());
   }
@@ -289,7 +294,9 @@ public final class PipelineRuntime implements PipelineInput {
       if (closed) {
         return;
       }
-      committer.submit(core.beat(now, ops), core.trackerChange(), List.of(), progress(null, now));
+      List<CompletableFuture<ShardStep>> steps = core.beat(now, ops);
+      committer.submit(
+          steps, core.trackerChange(), List.of(), progress(null, now), core.watermark());
     }
     openWindows().thenAccept(n -> openWindows = n);
   }

@@ -13,6 +13,7 @@ import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
 import io.eventide.sink.PublishedPane;
 import io.eventide.state.CommitFencedException;
+import io.eventide.state.OutputStore;
 import io.eventide.state.PipelineState;
 import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateStore;
@@ -78,6 +79,7 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
   private final DeadLetterListener deadLetters;
   private final RuntimeObserver observer;
   private final StateStore store;
+  private final OutputStore outputs;
   private final PipelineRegistry registry;
   private final ExecutorService workers;
 
@@ -101,9 +103,11 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
       List<DeadLetterListener> deadLetterListeners,
       List<RuntimeObserver> observers,
       StateStore store,
+      OutputStore outputs,
       PipelineRegistry registry,
       ObjectProvider<ClusterIngest> cluster) {
     this.cluster = cluster.getIfAvailable();
+    this.outputs = outputs;
     this.properties = properties;
     this.bounds = ingest.bounds();
     this.store = store;
@@ -312,6 +316,18 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
         ? CompletableFuture.completedFuture(
             new WatermarkView(Time.MIN, Time.MIN, clock.now(), List.of()))
         : r.watermark();
+  }
+
+  /**
+   * How far a pipeline's windows are final ({@link OutputStore#finalThrough}), from the store: any
+   * replica answers alike. In cluster mode, the least over its partitions, as their owners last
+   * committed it.
+   */
+  public CompletableFuture<Long> finalThrough(PipelineDefinition definition) {
+    if (cluster != null) {
+      return cluster.finalThrough(definition);
+    }
+    return outputs.finalThrough(definition.name()).toFuture();
   }
 
   /** Every running pipeline. */

@@ -4,6 +4,7 @@ import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardStep;
+import io.eventide.core.render.PaneRecords;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.json.JsonMapper;
@@ -45,6 +46,18 @@ final class SimulationRecorder {
       }
       s.deadLetters().forEach(this::dropped);
     }
+  }
+
+  /**
+   * The pipeline's progress after a step moved it ({@link PaneRecords#progress}), flagged {@code
+   * "progress": true} among the panes.
+   */
+  void progress(String pipeline, long finalThrough) {
+    String json = PaneRecords.progress(pipeline, finalThrough);
+    budget.pane(step, json.length());
+    ObjectNode record = JSON.objectNode().put("step", step).put("progress", true);
+    record.setAll((ObjectNode) JsonMapper.shared().readTree(json));
+    outputs.add(record);
   }
 
   /** What became of an events step's events, as {@code POST /events} would have answered. */

@@ -43,12 +43,13 @@ public final class SimulationRequestParser {
                 pipelineNode, f.pathOf("pipeline"), violations, DEFAULT_NAME, pipelineLimits);
     Long start = f.timestamp("processingTimeStart", 0L);
     boolean autoWatermark = f.bool("autoWatermark", false);
+    boolean progress = f.bool("progress", false);
     JsonNode stepsNode = f.require("steps");
     List<SimulationStep> steps =
         stepsNode == null ? List.of() : steps(stepsNode, f.pathOf("steps"), violations);
     f.rejectUnknown();
     violations.throwIfAny();
-    return new SimulationRequest(pipeline, start, autoWatermark, steps);
+    return new SimulationRequest(pipeline, start, autoWatermark, progress, steps);
   }
 
   private List<SimulationStep> steps(JsonNode array, String path, Violations violations) {

@@ -29,13 +29,20 @@ final class SimulationRun {
   /** The step being run, which the budget names when it is spent. */
   private int step;
 
+  /** Whether progress is recorded, and the last recorded. */
+  private final boolean progress;
+
+  private long recordedThrough = Time.MIN;
+
   SimulationRun(
       PipelineDefinition pipeline,
       long processingTimeStart,
       boolean autoWatermark,
+      boolean progress,
       SimulationLimits limits,
       SimulationBudget budget) {
     this.pipeline = pipeline;
+    this.progress = progress;
     this.clock = new ManualClock(processingTimeStart);
     this.recorder = new SimulationRecorder(budget);
     this.shards =
@@ -70,6 +77,11 @@ final class SimulationRun {
     } else if (step instanceof SimulationStep.ProcessingTime p) {
       clock.set(p.time());
       recorder.record(core.beat(clock.now(), shards));
+    }
+    // After the step's panes, as a live stream sends it after the commit that moved it.
+    if (progress && core.watermark() > recordedThrough) {
+      recordedThrough = core.watermark();
+      recorder.progress(pipeline.name(), recordedThrough);
     }
   }
 

@@ -28,6 +28,7 @@ public final class Simulator {
             request.pipeline(),
             request.processingTimeStart(),
             request.autoWatermark(),
+            request.progress(),
             limits,
             budget);
     List<SimulationStep> steps = request.steps();

@@ -2,7 +2,8 @@ package io.eventide.sink;
 
 /**
  * What a pane stream item is; each kind is the SSE event name its {@link #wireName()} gives. The
- * pane log holds the first three; a snapshot's items are results, not log entries.
+ * pane log holds the first three and progress markers; a snapshot's items are results, not log
+ * entries.
  */
 public enum LogEntryKind {
   PANE("pane"),
@@ -10,7 +11,12 @@ public enum LogEntryKind {
   /** A session window absorbed into another: its result no longer stands for a window. */
   MERGE("merge"),
   /** A window's current result as of the snapshot's log position. */
-  SNAPSHOT("snapshot");
+  SNAPSHOT("snapshot"),
+  /**
+   * How far the pipeline is final. In the pane log, a bare marker of a commit that moved it and
+   * logged nothing else, which wakes the streams of every replica; they read the progress itself.
+   */
+  PROGRESS("progress");
 
   private final String wireName;
 
@@ -20,5 +26,10 @@ public enum LogEntryKind {
 
   public String wireName() {
     return wireName;
+  }
+
+  /** Whether an entry of this kind is a pane record (a pane or its retraction). */
+  public boolean isPane() {
+    return this == PANE || this == RETRACTION;
   }
 }

@@ -33,6 +33,21 @@ public record PaneEvent(
     return new PaneEvent(id, LogEntryKind.MERGE, key, null, false, json);
   }
 
+  /**
+   * A progress marker's entry at {@code id} in the pane log: it carries nothing, readers skip it.
+   */
+  public static PaneEvent progress(String id) {
+    return progress(id, "");
+  }
+
+  /**
+   * The progress a stream sends after the log's entries through {@code id} ({@link
+   * io.eventide.core.render.PaneRecords#progress}).
+   */
+  public static PaneEvent progress(String id, String json) {
+    return new PaneEvent(id, LogEntryKind.PROGRESS, null, null, false, json);
+  }
+
   /** Orders pane log ids: {@code <ms>-<seq>} from Redis streams and the memory store alike. */
   public static int compareIds(String a, String b) {
     int c = Long.compare(part(a, 0), part(b, 0));

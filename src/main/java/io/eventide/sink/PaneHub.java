@@ -1,5 +1,6 @@
 package io.eventide.sink;
 
+import io.eventide.core.render.PaneRecords;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashSet;
@@ -27,9 +28,18 @@ import reactor.core.scheduler.Schedulers;
  * from the store themselves. A subscriber whose position falls out of the log's retention gets a
  * final {@link PaneStreamItem.Behind} with the position to resume from. A failed read is retried at
  * the next wake or poll.
+ *
+ * <p>Every stream also carries the pipeline's progress ({@link LogEntryKind#PROGRESS}): the first
+ * thing it sends, then again whenever a read that reached the log's end finds it moved, at most
+ * every {@link #PROGRESS_INTERVAL}. The progress is read before the log: what it makes final was
+ * committed before that read, so every pane it covers is in the log the read returns, and a
+ * progress never precedes a pane of a window it declares final.
  */
 @Component
 public class PaneHub implements PaneListener {
+  /** A stream's progress goes out at most this often: a few a second is all a reader needs. */
+  static final Duration PROGRESS_INTERVAL = Duration.ofMillis(250);
+
   private final Map<String, Channel> channels = new ConcurrentHashMap<>();
   private final Scheduler scheduler = Schedulers.parallel();
   private final PaneLogWatch watch;
@@ -76,14 +86,24 @@ public class PaneHub implements PaneListener {
 
   /**
    * The log entries of {@code pipeline} after {@code position} that pass {@code filter}, read
-   * through {@code log} as the client takes them, then each entry as it is committed. A read every
-   * {@code eventide.outputs.sse-poll} is the safety net should a wake-up be lost.
+   * through {@code log} as the client takes them, then each entry as it is committed, with the
+   * pipeline's progress read through {@code progress}. A read every {@code
+   * eventide.outputs.sse-poll} is the safety net should a wake-up be lost.
+   *
+   * @param sentThrough the progress the client has been sent already, or null: the stream then
+   *     opens with one
    */
   public Flux<PaneStreamItem> subscribe(
-      String pipeline, String position, Predicate<PaneEvent> filter, PaneLogReader log) {
+      String pipeline,
+      String position,
+      Predicate<PaneEvent> filter,
+      PaneLogReader log,
+      ProgressReader progress,
+      Long sentThrough) {
     return Flux.create(
         sink -> {
-          LogSubscriber s = new LogSubscriber(sink, filter, log, position);
+          LogSubscriber s =
+              new LogSubscriber(pipeline, sink, filter, log, progress, position, sentThrough);
           Channel channel = join(pipeline, s);
           long ms = poll.toMillis();
           Disposable polling =
@@ -181,9 +201,19 @@ public class PaneHub implements PaneListener {
    * thread.
    */
   private final class LogSubscriber {
+    private final String pipeline;
     private final FluxSink<PaneStreamItem> sink;
     private final Predicate<PaneEvent> filter;
     private final PaneLogReader log;
+    private final ProgressReader progress;
+
+    /** The progress last queued for the client; null until the first. */
+    private Long sentThrough;
+
+    /** When that was, in nanoseconds; and whether a wake for a held-back progress is queued. */
+    private long sentAt;
+
+    private boolean progressWakeQueued;
 
     /** Read and not yet delivered: at most a page. */
     private final ArrayDeque<PaneEvent> pending = new ArrayDeque<>();
@@ -198,14 +228,21 @@ public class PaneHub implements PaneListener {
     private CompletableFuture<Void> finished;
 
     LogSubscriber(
+        String pipeline,
         FluxSink<PaneStreamItem> sink,
         Predicate<PaneEvent> filter,
         PaneLogReader log,
-        String position) {
+        ProgressReader progress,
+        String position,
+        Long sentThrough) {
+      this.pipeline = pipeline;
       this.sink = sink;
       this.filter = filter;
       this.log = log;
+      this.progress = progress;
       this.position = position;
+      this.sentThrough = sentThrough;
+      this.sentAt = System.nanoTime();
     }
 
     CompletableFuture<Void> finish() {
@@ -251,7 +288,11 @@ public class PaneHub implements PaneListener {
         more = false;
         from = position;
       }
-      log.after(from, pageSize).publishOn(scheduler).subscribe(this::take, this::retryLater);
+      progress
+          .finalThrough()
+          .flatMap(through -> log.after(from, pageSize).map(page -> new Read(through, page)))
+          .publishOn(scheduler)
+          .subscribe(this::take, this::retryLater);
     }
 
     /**
@@ -264,7 +305,8 @@ public class PaneHub implements PaneListener {
       more = true;
     }
 
-    private void take(LogPage page) {
+    private void take(Read read) {
+      LogPage page = read.page();
       synchronized (this) {
         reading = false;
         if (done) {
@@ -281,16 +323,52 @@ public class PaneHub implements PaneListener {
         }
         for (PaneEvent e : page.entries()) {
           position = e.id();
-          if (filter.test(e)) {
+          // A progress marker only woke the stream: the progress itself is read with the log.
+          if (e.kind() != LogEntryKind.PROGRESS && filter.test(e)) {
             pending.add(e);
           }
         }
         if (page.entries().size() == pageSize) {
           more = true;
+        } else {
+          offerProgress(read.finalThrough());
         }
       }
       drain();
     }
+
+    /**
+     * Queues the progress behind the entries read with it, if it moved, and not sooner than the
+     * interval after the last one: a progress held back is sent by a wake at the interval's end.
+     * The caller holds the lock.
+     */
+    private void offerProgress(long finalThrough) {
+      if (sentThrough != null && finalThrough <= sentThrough) {
+        return;
+      }
+      long wait = PROGRESS_INTERVAL.toNanos() - (System.nanoTime() - sentAt);
+      if (sentThrough != null && wait > 0) {
+        if (!progressWakeQueued) {
+          progressWakeQueued = true;
+          scheduler.schedule(
+              () -> {
+                synchronized (this) {
+                  progressWakeQueued = false;
+                }
+                wake();
+              },
+              wait,
+              TimeUnit.NANOSECONDS);
+        }
+        return;
+      }
+      sentThrough = finalThrough;
+      sentAt = System.nanoTime();
+      pending.add(PaneEvent.progress(position, PaneRecords.progress(pipeline, finalThrough)));
+    }
+
+    /** A read of the log and the progress read just before it. */
+    private record Read(long finalThrough, LogPage page) {}
 
     synchronized void complete() {
       done = true;

@@ -18,7 +18,19 @@ public record Commit(
     List<RenderedPane> panes,
     List<MergedWindow> mergedAway,
     List<DeadLetter> deadLetters,
-    PartitionProgress progress) {
+    PartitionProgress progress,
+    Long finalThrough) {
+
+  /** A commit that leaves the owner's progress as it was. */
+  public Commit(
+      List<ShardChanges> shards,
+      String tracker,
+      List<RenderedPane> panes,
+      List<MergedWindow> mergedAway,
+      List<DeadLetter> deadLetters,
+      PartitionProgress progress) {
+    this(shards, tracker, panes, mergedAway, deadLetters, progress, null);
+  }
 
   /** A commit of a pipeline owned whole by one process. */
   public Commit(
@@ -37,6 +49,7 @@ public record Commit(
         && tracker == null
         && panes.isEmpty()
         && mergedAway.isEmpty()
-        && deadLetters.isEmpty();
+        && deadLetters.isEmpty()
+        && finalThrough == null;
   }
 }

@@ -21,6 +21,14 @@ public interface OutputStore extends PaneLogs {
   Mono<ResultsPage> results(
       String pipeline, String key, long from, long to, KeyedWindow after, int limit);
 
+  /**
+   * How far the pipeline's windows are final, as its owner last committed it ({@link
+   * io.eventide.engine.Time#MIN} before any commit): every window whose {@code finalAt} is at or
+   * before it has been collected and will never change again. A pipeline owned whole by one
+   * process; in cluster mode each partition has its own ({@link PartitionWatermark}).
+   */
+  Mono<Long> finalThrough(String pipeline);
+
   /** Up to {@code limit} dead letters as records, newest first. */
   Mono<List<JsonNode>> deadLetters(String pipeline, int limit);
 

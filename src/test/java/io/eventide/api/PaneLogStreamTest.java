@@ -39,6 +39,12 @@ class PaneLogStreamTest {
        "accumulation": "accumulating", "aggregate": {"type": "sum"}}
       """;
 
+  private static final String FINALITY =
+      """
+      {"window": {"type": "fixed", "size": "1m"}, "allowedLateness": "PT10M",
+       "aggregate": {"type": "sum"}}
+      """;
+
   @LocalServerPort int port;
 
   /**
@@ -314,6 +320,64 @@ class PaneLogStreamTest {
   }
 
   /** Results come in pages that continue each other, in window order. */
+  /**
+   * With allowed lateness and the default closing behaviour no pane closes a window: the stream's
+   * progress says when it became final, and results and snapshots answer final from then on.
+   */
+  @Test
+  void aWindowClosedWithoutAClosingPaneIsFinalOnceProgressPassesIt() {
+    LiveApi api = LiveApi.on(port);
+    api.define("finality", FINALITY);
+    try (PaneStream stream = api.panes("finality", "")) {
+      JsonNode opening = stream.nextProgress().data();
+      assertThat(opening.get("finalThrough").asString()).isEqualTo("-inf");
+      api.events("finality", array(event("a", "2026-01-01T10:00:30Z", 4)));
+      api.watermark("finality", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
+      JsonNode onTime = stream.nextPane();
+      assertThat(onTime.get("final").asBoolean()).isFalse();
+      assertThat(onTime.get("finalAt").asString()).isEqualTo("2026-01-01T10:11:00.000Z");
+      stream.progressThrough("2026-01-01T10:01:00.000Z");
+      assertThat(api.get("/pipelines/finality/results").at("/results/0/final").asBoolean())
+          .isFalse();
+
+      api.watermark("finality", "{\"watermark\": \"2026-01-01T10:11:00Z\"}");
+      JsonNode progress = stream.progressThrough("2026-01-01T10:11:00.000Z");
+      assertThat(progress.get("watermark").asString()).isEqualTo("2026-01-01T10:11:00.000Z");
+      assertThat(stream.drained()).as("no pane closes the window").isEmpty();
+    }
+    JsonNode results = api.get("/pipelines/finality/results");
+    assertThat(results.get("finalThrough").asString()).isEqualTo("2026-01-01T10:11:00.000Z");
+    assertThat(results.at("/results/0/final").asBoolean()).isTrue();
+    assertThat(results.at("/results/0/value").asDouble()).isEqualTo(4);
+    try (PaneStream snapshot = api.panes("finality", "snapshot=true&final=true")) {
+      assertThat(snapshot.nextProgress().data().get("finalThrough").asString())
+          .isEqualTo("2026-01-01T10:11:00.000Z");
+      PaneStream.Received item = snapshot.next();
+      assertThat(item.type()).isEqualTo("snapshot");
+      assertThat(item.data().at("/pane/final").asBoolean()).isTrue();
+      assertThat(snapshot.next().type()).isEqualTo("snapshot-end");
+    }
+  }
+
+  /** A resumed stream opens with the progress now: never behind one the client saw before. */
+  @Test
+  void aResumedStreamOpensWithTheProgressNow() {
+    LiveApi api = LiveApi.on(port);
+    api.define("resumed-progress", FINALITY);
+    String last;
+    try (PaneStream stream = api.panes("resumed-progress", "")) {
+      api.events("resumed-progress", array(event("a", "2026-01-01T10:00:30Z", 1)));
+      api.watermark("resumed-progress", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
+      last = stream.next().id();
+      stream.progressThrough("2026-01-01T10:01:00.000Z");
+    }
+    api.watermark("resumed-progress", "{\"watermark\": \"2026-01-01T10:30:00Z\"}");
+    try (PaneStream resumed = api.resume("resumed-progress", last)) {
+      assertThat(resumed.nextProgress().data().get("finalThrough").asString())
+          .isEqualTo("2026-01-01T10:30:00.000Z");
+    }
+  }
+
   @Test
   void resultsPageWithACursor() {
     LiveApi api = LiveApi.on(port);

@@ -45,7 +45,9 @@ class SseFramesTest {
                 ? ServerSentEvent.builder("{\"position\":\"" + id + "\",\"pane\":" + json + "}")
                     .event("snapshot")
                     .build()
-                : ServerSentEvent.builder(json).id(id).event(kind.wireName()).build());
+                : kind == LogEntryKind.PROGRESS
+                    ? ServerSentEvent.builder(json).event("progress").build()
+                    : ServerSentEvent.builder(json).id(id).event(kind.wireName()).build());
       }
       assertThat(text(SseFrames.of(new PaneStreamItem.Entries(run))))
           .isEqualTo(springWrites(expected));

@@ -64,11 +64,23 @@ class ClusterWaitAppliedTest {
       IngestResult firstCounts = postAndWait(logging, first, true);
       assertThat(firstCounts).isEqualTo(new IngestResult(2 * KEYS, 0, 0, 0, 0, 0, 0, 1));
 
+      // Window [0m, 1m) fires on time at 2m, provisional until 3m.
+      long early = BASE + 120_000;
+      replicas.api(0).watermark("waits", "{\"watermark\": " + early + "}");
+      steps.add(JsonNodeFactory.instance.objectNode().put("watermark", early));
+      await().atMost(Duration.ofMinutes(1)).until(() -> onTime(logging, BASE) == KEYS);
+      assertThat(finalResults(logging, BASE + 60_000)).isZero();
+
       long watermark = BASE + 300_000;
       replicas.api(0).watermark("waits", "{\"watermark\": " + watermark + "}");
       steps.add(JsonNodeFactory.instance.objectNode().put("watermark", watermark));
       // Every owner has the watermark once every key's window [4m, 5m) fired on time.
       await().atMost(Duration.ofMinutes(1)).until(() -> onTime(logging, BASE + 240_000) == KEYS);
+      // Window [0m, 1m) closed at 3m with no closing pane (the default closing behaviour): every
+      // partition's progress passed it, so any replica answers it final.
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(() -> finalResults(replicas.api(0), BASE + 60_000) == KEYS);
 
       // Late within the allowed lateness, and past it: window [1m, 2m) expired at 4m.
       ArrayNode late = events(260_000, 100);
@@ -167,6 +179,18 @@ class ClusterWaitAppliedTest {
       out.put(ClusterScenario.window(pane), pane.get("value").asDouble());
     }
     return out;
+  }
+
+  /** How many results of windows ending at {@code end} are final. */
+  private static long finalResults(LiveApi api, long end) {
+    long n = 0;
+    for (JsonNode r : api.get("/pipelines/waits/results?limit=10000").get("results")) {
+      if (r.at("/window/end").asString().equals(Timestamps.format(end))
+          && r.get("final").asBoolean()) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static Map<String, Double> results(LiveApi api) {

@@ -91,8 +91,9 @@ class DashboardBrowserTest {
   }
 
   /**
-   * Issue 35: a late pane after the on-time one shows the figure it restates, and the explanation
-   * says in words whether elements wait for a pane.
+   * Issue 35: a late pane after the on-time one shows the figure it restates, the explanation says
+   * in words whether elements wait for a pane, and the window turns final when the progress passes
+   * its finalAt, though no pane closes it.
    */
   @Test
   void aLatePaneIsShownAsARestatementAndTheExplanationReadsAsASentence() throws Exception {
@@ -141,6 +142,12 @@ class DashboardBrowserTest {
           .doesNotContain("false")
           .doesNotContain("true");
       browser.screenshot(Path.of("target", "dashboard-restated.png"));
+
+      // The window closes at its finalAt with no pane (the default closing behaviour): the
+      // stream's progress turns it final on the page.
+      api.watermark("late", "{\"watermark\": \"2026-01-01T10:06:00Z\"}");
+      awaitValue(browser, "alpha", "45", "final");
+      assertThat(browser.text("#final-through")).isEqualTo("2026-01-01T10:06:00.000Z");
     } finally {
       app.close();
     }

@@ -182,8 +182,9 @@ public final class LiveApi {
   }
 
   /**
-   * Subscribes to the pane stream with a given initial demand, and returns once the first heartbeat
-   * proved that the server has registered the subscriber (the heartbeat uses one unit of demand).
+   * Subscribes to the pane stream with a given initial demand, and returns once the opening
+   * progress proved that the server has registered the subscriber (the progress uses one unit of
+   * demand).
    */
   public PaneStream panes(String pipeline, String query, long demand) {
     return panes(pipeline, query, demand, null);
@@ -214,7 +215,7 @@ public final class LiveApi {
         .retrieve()
         .bodyToFlux(SSE)
         .subscribe(stream);
-    stream.awaitHeartbeats(1);
+    stream.awaitOpening();
     return stream;
   }
 

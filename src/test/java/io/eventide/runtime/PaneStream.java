@@ -28,9 +28,16 @@ public final class PaneStream extends BaseSubscriber<ServerSentEvent<String>>
 
   private final long initialDemand;
   private final BlockingQueue<Received> events = new LinkedBlockingQueue<>();
+
+  /** Progress events apart: every stream carries them, and most tests are about panes. */
+  private final BlockingQueue<Received> progress = new LinkedBlockingQueue<>();
+
   private final Semaphore heartbeats = new Semaphore(0);
   private final CountDownLatch ended = new CountDownLatch(1);
+  private final CountDownLatch opened = new CountDownLatch(1);
   private volatile Throwable failure;
+
+  private static final String PROGRESS = "progress";
 
   PaneStream(long initialDemand) {
     this.initialDemand = initialDemand;
@@ -47,7 +54,11 @@ public final class PaneStream extends BaseSubscriber<ServerSentEvent<String>>
       assertThat(sse.comment()).isEqualTo("heartbeat");
       heartbeats.release();
     } else {
-      events.add(new Received(sse.event(), sse.id(), JsonMapper.shared().readTree(sse.data())));
+      Received r = new Received(sse.event(), sse.id(), JsonMapper.shared().readTree(sse.data()));
+      (PROGRESS.equals(r.type()) ? progress : events).add(r);
+      if (PROGRESS.equals(r.type())) {
+        opened.countDown();
+      }
     }
   }
 
@@ -66,10 +77,33 @@ public final class PaneStream extends BaseSubscriber<ServerSentEvent<String>>
     request(n);
   }
 
-  /** The next event, waiting for it. */
+  /** The next event other than progress, waiting for it. */
   public Received next() {
+    return next(events);
+  }
+
+  /** The next progress event, waiting for it. */
+  public Received nextProgress() {
+    return next(progress);
+  }
+
+  /**
+   * Progress events until one says {@code finalThrough} has reached {@code time} (ISO text, or
+   * {@code +inf}), failing when none does in time; returns that one.
+   */
+  public JsonNode progressThrough(String time) {
+    while (true) {
+      JsonNode p = nextProgress().data();
+      String through = p.get("finalThrough").asString();
+      if (through.equals("+inf") || (!time.equals("+inf") && through.compareTo(time) >= 0)) {
+        return p;
+      }
+    }
+  }
+
+  private static Received next(BlockingQueue<Received> queue) {
     try {
-      Received r = events.poll(LiveApi.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      Received r = queue.poll(LiveApi.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       if (r == null) {
         fail("no event within " + LiveApi.TIMEOUT);
       }
@@ -108,6 +142,21 @@ public final class PaneStream extends BaseSubscriber<ServerSentEvent<String>>
     try {
       if (!heartbeats.tryAcquire(n, LiveApi.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
         fail(n + " heartbeats did not come within " + LiveApi.TIMEOUT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Waits for the progress every stream opens with (it stays to be taken): the server has
+   * registered the subscriber.
+   */
+  public void awaitOpening() {
+    try {
+      if (!opened.await(LiveApi.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        fail("the stream did not open with its progress within " + LiveApi.TIMEOUT);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -50,7 +50,7 @@ class StreamCredentialsTest {
       ServerSentEvent<String> first =
           firstEvent("/pipelines/orders/panes?access_token=" + credential);
       assertThat(first).isNotNull();
-      assertThat(first.comment()).isEqualTo("heartbeat");
+      assertThat(first.event()).isEqualTo("progress");
     }
     ServerSentEvent<String> status = firstEvent("/pipelines/status?access_token=" + ROOT);
     assertThat(status.event()).isEqualTo("status");

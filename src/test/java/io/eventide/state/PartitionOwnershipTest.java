@@ -7,6 +7,8 @@ import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.ShardChanges;
 import io.eventide.engine.Time;
+import io.eventide.sink.LogEntryKind;
+import io.eventide.sink.LogPage;
 import io.eventide.state.redis.RedisStateStore;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +66,9 @@ class PartitionOwnershipTest {
     assertThat(third.nextOffset()).isEqualTo(20);
     assertThat(third.shard(0).keys()).containsOnlyKeys("a", "b");
     assertThat(store.partitionWatermarks("p", 2).join())
-        .containsExactly(new PartitionWatermark(0, 200, 200), new PartitionWatermark(1, 50, 50));
+        .containsExactly(
+            new PartitionWatermark(0, 200, 200, Time.MIN),
+            new PartitionWatermark(1, 50, 50, Time.MIN));
   }
 
   @Test
@@ -84,8 +88,8 @@ class PartitionOwnershipTest {
         .hasRootCauseMessage("FENCED another owner has taken this pipeline, or it was dropped");
     assertThat(store.partitionWatermarks("p", 2).join())
         .containsExactly(
-            new PartitionWatermark(0, Time.MIN, Time.MIN),
-            new PartitionWatermark(1, Time.MIN, Time.MIN));
+            new PartitionWatermark(0, Time.MIN, Time.MIN, Time.MIN),
+            new PartitionWatermark(1, Time.MIN, Time.MIN, Time.MIN));
 
     PartitionState next = store.openPartition("p", "M", 1, 2).join();
     assertThat(next.nextOffset()).isZero();
@@ -126,6 +130,33 @@ class PartitionOwnershipTest {
     PartitionState next = store.openPartition("p", "L", 0, 1).join();
     assertThat(next.nextOffset()).isEqualTo(9);
     assertThat(next.origins()).isEqualTo(Map.of("src:0", 44L, "src:2", 9L));
+  }
+
+  /**
+   * How far each partition is final is committed with it and read by any replica; a commit that
+   * moved only that leaves a bare marker in the pane log, which wakes streams elsewhere.
+   */
+  @Test
+  void eachPartitionsProgressIsCommittedWithItAndMarkedInThePaneLog() {
+    PartitionState zero = store.openPartition("p", "L", 0, 2).join();
+    store.openPartition("p", "L", 1, 2).join();
+    zero.commit(
+            new Commit(
+                List.of(),
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                new PartitionProgress(3L, 90, 90, null, Map.of()),
+                90L))
+        .join();
+    assertThat(store.partitionWatermarks("p", 2).join())
+        .containsExactly(
+            new PartitionWatermark(0, 90, 90, 90),
+            new PartitionWatermark(1, Time.MIN, Time.MIN, Time.MIN));
+    assertThat(store.panesAfter("p", LogPage.START, 10).block().entries())
+        .singleElement()
+        .satisfies(e -> assertThat(e.kind()).isEqualTo(LogEntryKind.PROGRESS));
   }
 
   /** A commit that only reads up to {@code offset}, moving where Kafka source partitions stand. */

@@ -138,6 +138,19 @@ public final class PaneRecords {
     json.writeEndObject();
   }
 
+  /**
+   * A pipeline's progress record: how far its input watermark has got and, with it, through which
+   * {@code finalAt} its windows are final (every window whose {@code finalAt} is at or before
+   * {@code finalThrough} has been collected and never changes again).
+   */
+  public static String progress(String pipeline, long finalThrough) {
+    return JSON.objectNode()
+        .put("pipeline", pipeline)
+        .put("watermark", Timestamps.formatWatermark(finalThrough))
+        .put("finalThrough", Timestamps.formatWatermark(finalThrough))
+        .toString();
+  }
+
   /** {@code {"start": ISO, "end": ISO}}, or {@code {"global": true}} for the global window. */
   public static ObjectNode window(Window window) {
     if (window.isGlobal()) {

@@ -6,6 +6,7 @@ import io.eventide.core.MergedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.Pane;
+import io.eventide.engine.Time;
 import io.eventide.sink.ForwarderStore;
 import io.eventide.sink.LogPage;
 import io.eventide.sink.OutputProperties;
@@ -75,6 +76,10 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     final ArrayDeque<JsonNode> deadLetters = new ArrayDeque<>();
 
     final PaneLog log;
+
+    /** The engines' input watermark as last committed: what is final (see {@link Commit}). */
+    long finalThrough = Time.MIN;
+
     long lastMillis;
     long lastSequence;
 
@@ -125,6 +130,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     // history and stay.
     synchronized (outputs) {
       outputs.results.clear();
+      outputs.finalThrough = Time.MIN;
     }
     return CompletableFuture.completedFuture(
         new PipelineState() {
@@ -173,6 +179,9 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
       for (MergedWindow merged : commit.mergedAway()) {
         o.results.remove(merged.window());
         o.log.append(PaneEvent.merge(o.nextId(), merged.window().key(), merged.json()));
+      }
+      if (commit.finalThrough() != null) {
+        o.finalThrough = commit.finalThrough();
       }
       while (o.results.size() > resultsLimit) {
         o.results.pollFirstEntry();
@@ -234,6 +243,20 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
             out.add(JsonMapper.shared().readTree(json));
           }
           return new ResultsPage(out, next);
+        });
+  }
+
+  @Override
+  public Mono<Long> finalThrough(String pipeline) {
+    return Mono.fromSupplier(
+        () -> {
+          Outputs o = pipelines.get(pipeline);
+          if (o == null) {
+            return Time.MIN;
+          }
+          synchronized (o) {
+            return o.finalThrough;
+          }
         });
   }
 

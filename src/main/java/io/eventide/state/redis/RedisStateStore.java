@@ -257,17 +257,23 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         .collectList()
         .map(
             reply -> {
-              // The script's one reply, a list of [watermark, heard] pairs, is the Flux's element.
+              // The script's one reply, a list of [watermark, heard, final through], is the Flux's
+              // element.
               List<?> pairs = reply.size() == 1 ? (List<?>) reply.get(0) : reply;
               List<PartitionWatermark> out = new ArrayList<>(partitions);
               for (int p = 0; p < pairs.size(); p++) {
                 List<?> pair = (List<?>) pairs.get(p);
                 Object watermark = pair.get(0);
+                Object finalThrough = pair.get(2);
+                long through = finalThrough == null ? Time.MIN : Long.parseLong(text(finalThrough));
                 out.add(
                     watermark == null
-                        ? new PartitionWatermark(p, Time.MIN, Time.MIN)
+                        ? new PartitionWatermark(p, Time.MIN, Time.MIN, through)
                         : new PartitionWatermark(
-                            p, Long.parseLong(text(watermark)), Long.parseLong(text(pair.get(1)))));
+                            p,
+                            Long.parseLong(text(watermark)),
+                            Long.parseLong(text(pair.get(1))),
+                            through));
               }
               return out;
             })
@@ -405,6 +411,16 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
             .collectMap(t -> t.getValue(), t -> t.getScore().longValue(), HashMap::new);
     return Mono.zip(watermark, state, ids)
         .map(t -> new ShardSnapshot(t.getT1().orElse(null), t.getT2(), t.getT3()));
+  }
+
+  @Override
+  public Mono<Long> finalThrough(String pipeline) {
+    return strings
+        .<String, String>opsForHash()
+        .get(keys.meta(pipeline), FINAL_THROUGH)
+        .map(Long::parseLong)
+        .defaultIfEmpty(Time.MIN)
+        .onErrorMap(RedisStateStore::unavailable);
   }
 
   /** The engine's input watermark a shard last committed, if it committed one. */
@@ -618,6 +634,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       if (Arrays.equals(kind, MERGE)) {
         return PaneEvent.merge(id, key, record);
       }
+      if (Arrays.equals(kind, PROGRESS)) {
+        return PaneEvent.progress(id);
+      }
       LogEntryKind k;
       if (Arrays.equals(kind, PANE)) {
         k = LogEntryKind.PANE;
@@ -749,6 +768,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       args.add(receipt == null ? new byte[0] : utf8(counts(receipt.counts())));
       args.add(number(RECEIPT_RETENTION.toMillis()));
       args.add(number(commit.shards().size()));
+      args.add(commit.finalThrough() == null ? new byte[0] : number(commit.finalThrough()));
       for (ShardChanges c : commit.shards()) {
         int shard = firstShard + c.shard();
         scriptKeys.add(keys.shardKeys(pipeline, shard));
@@ -936,6 +956,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   /** A pane log entry's field names and kinds, as commit.lua writes them. */
   private static final byte[] KIND = ascii("kind");
 
+  private static final String FINAL_THROUGH = "finalThrough";
+
   private static final byte[] KEY = ascii("key");
   private static final byte[] RECORD = ascii("record");
   private static final byte[] TIMING = ascii("timing");
@@ -943,6 +965,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final byte[] PANE = ascii("pane");
   private static final byte[] RETRACTION = ascii("retraction");
   private static final byte[] MERGE = ascii("merge");
+  private static final byte[] PROGRESS = ascii("progress");
 
   private static final Timing[] TIMINGS = Timing.values();
   private static final byte[][] TIMING_NAMES =
