@@ -103,6 +103,10 @@ class PaneStreamController {
         .zipWith(credential)
         .flatMap(
             found -> {
+              if (StreamPermits.headersOnly(exchange)) {
+                response.getHeaders().setContentType(EVENT_STREAM);
+                return response.setComplete();
+              }
               Runnable release = permits.acquire(name, found.getT2());
               ProgressReader progress =
                   () -> Mono.fromFuture(() -> runtimes.finalThrough(found.getT1()));

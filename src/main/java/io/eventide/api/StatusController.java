@@ -52,6 +52,9 @@ class StatusController {
 
   @GetMapping(path = "/pipelines/status", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
   Flux<ServerSentEvent<String>> statusStream(ServerWebExchange exchange) {
+    if (StreamPermits.headersOnly(exchange)) {
+      return Flux.empty();
+    }
     return exchange
         .getPrincipal()
         .map(Credentials::id)

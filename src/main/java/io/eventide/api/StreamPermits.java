@@ -3,7 +3,9 @@ package io.eventide.api;
 import io.eventide.sink.OutputProperties;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.http.HttpMethod;
 import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
 
 /**
  * Counts open pane streams per pipeline and per credential, so that neither one pipeline's
@@ -14,6 +16,14 @@ import org.springframework.stereotype.Component;
 class StreamPermits {
   /** The credential of a request made while security is off: no per-credential cap applies. */
   static final String ANONYMOUS = "";
+
+  /**
+   * Whether the request is a HEAD, which asks for a stream's headers only: it is answered at once
+   * and takes no slot, or a few HEADs that never end would shut a credential's streams out.
+   */
+  static boolean headersOnly(ServerWebExchange exchange) {
+    return HttpMethod.HEAD.equals(exchange.getRequest().getMethod());
+  }
 
   private final OutputProperties properties;
   private final Map<String, Integer> perPipeline = new ConcurrentHashMap<>();
