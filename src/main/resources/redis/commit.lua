@@ -19,7 +19,9 @@
 --       then session windows merged away: (field, key, merge record) per window,
 --       then dead letters: (reason, record) per dead letter,
 --       then the Kafka source partitions whose last applied record moved (cluster mode):
---         (field 'origin:<topic>:<partition>', offset) pairs, kept in the owner's meta.
+--         (field 'origin:<topic>:<partition>', offset) pairs, kept in the owner's meta,
+--       then the windows closed without a closing pane, for a Kafka sink with finals:
+--         (field, key) per window.
 --       Each list is one argument, a MessagePack array of strings (PackedStrings): one argument
 --       per item cost the client and Redis more than the items' own commands.
 -- Returns the pane log ids of the panes, in order.
@@ -159,6 +161,17 @@ for i = 1, #mergedAway, 3 do
   redis.call('XADD', KEYS[6], '*', 'key', mergedAway[i + 1], 'kind', 'merge',
     'record', mergedAway[i + 2])
 end
+-- A window closed without a closing pane: its result, which may be one of this commit's panes,
+-- goes to the log again as final, for the Kafka sink. A result the limit forgot has none.
+local finals = cmsgpack.unpack(ARGV[a + 2])
+local finalsLogged = 0
+for i = 1, #finals, 2 do
+  local record = redis.call('HGET', KEYS[3], finals[i])
+  if record then
+    redis.call('XADD', KEYS[6], '*', 'key', finals[i + 1], 'kind', 'final', 'record', record)
+    finalsLogged = finalsLogged + 1
+  end
+end
 -- Trimmed once for the whole commit rather than at every entry, with three arguments less per
 -- pane: approximate trimming removes whole nodes either way. LIMIT 0 lifts the cap on what one
 -- trim removes (100 nodes), which a commit of more entries than that would otherwise outgrow.
@@ -167,7 +180,7 @@ end
 if ARGV[16] ~= '' and n == 0 and #mergedAway == 0 then
   redis.call('XADD', KEYS[6], '*', 'kind', 'progress')
 end
-if n > 0 or #mergedAway > 0 or ARGV[16] ~= '' then
+if n > 0 or #mergedAway > 0 or finalsLogged > 0 or ARGV[16] ~= '' then
   redis.call('XTRIM', KEYS[6], 'MAXLEN', '~', ARGV[3], 'LIMIT', 0)
 end
 call_chunked('HDEL', KEYS[3], merged)

@@ -46,6 +46,8 @@ public final class ShardCore {
   private final List<RenderedPane> emitted = new ArrayList<>();
   private final List<DeadLetter> letters = new ArrayList<>();
   private final List<MergedWindow> mergedAway = new ArrayList<>();
+  private final boolean reportClosed;
+  private final List<KeyedWindow> closedWithoutPane = new ArrayList<>();
   private final Changes changes = new Changes();
   private final Map<String, Long> rememberedIds = new LinkedHashMap<>();
   private long committedWatermark;
@@ -77,6 +79,7 @@ public final class ShardCore {
     this.strategy = definition.windowingStrategy();
     this.clock = clock;
     this.durable = durable;
+    this.reportClosed = definition.sinks().sendFinals();
     this.engine = new EventTimeEngine(strategy, definition.newAggregate(), clock, new Output());
     this.batch = new ElementBatch(256, engine.lanes());
     WindowFn fn = strategy.windowFn();
@@ -209,9 +212,12 @@ public final class ShardCore {
     List<RenderedPane> panes = emitted.isEmpty() ? List.of() : List.copyOf(emitted);
     List<DeadLetter> dropped = letters.isEmpty() ? List.of() : List.copyOf(letters);
     List<MergedWindow> merged = mergedAway.isEmpty() ? List.of() : List.copyOf(mergedAway);
+    List<KeyedWindow> closed =
+        closedWithoutPane.isEmpty() ? List.of() : List.copyOf(closedWithoutPane);
     emitted.clear();
     letters.clear();
     mergedAway.clear();
+    closedWithoutPane.clear();
     ShardChanges changed = null;
     if (durable) {
       engine.drainChanges(changes);
@@ -221,7 +227,7 @@ public final class ShardCore {
       changed = changes.take(index, rememberedIds, moved);
       rememberedIds.clear();
     }
-    return new ShardStep(outcome, panes, merged, dropped, changed);
+    return new ShardStep(outcome, panes, merged, closed, dropped, changed);
   }
 
   /** Collects the engine's changed keys between two steps. */
@@ -270,6 +276,13 @@ public final class ShardCore {
       mergedAway.add(
           new MergedWindow(
               new KeyedWindow(key, from.start(), from.end()), records.writeMerge(key, from, into)));
+    }
+
+    @Override
+    public void closedWithoutPane(String key, Window window) {
+      if (reportClosed) {
+        closedWithoutPane.add(new KeyedWindow(key, window.start(), window.end()));
+      }
     }
 
     @Override

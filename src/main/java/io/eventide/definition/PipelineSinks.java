@@ -10,4 +10,12 @@ import io.eventide.definition.kafka.KafkaSinkDefinition;
  */
 public record PipelineSinks(KafkaSinkDefinition kafka) {
   public static final PipelineSinks NONE = new PipelineSinks(null);
+
+  /**
+   * Whether windows that close without a closing pane must be reported, so that a sink sends their
+   * last pane again as final.
+   */
+  public boolean sendFinals() {
+    return kafka != null && kafka.finals();
+  }
 }

@@ -425,17 +425,18 @@ public final class EventTimeEngine {
     }
   }
 
-  private void onTrigger(KeyState k, WindowState ws, boolean finished) {
+  /** Emits the window's pane if its state and the strategy call for one; says whether it did. */
+  private boolean onTrigger(KeyState k, WindowState ws, boolean finished) {
     long timestamp = holds.extractAndRelease(ws, finished, inputWatermark);
     boolean empty = !ws.nonEmpty;
     if (empty
         && strategy.closingBehavior() == ClosingBehavior.FIRE_IF_NON_EMPTY
         && strategy.onTimeBehavior() == OnTimeBehavior.FIRE_IF_NON_EMPTY) {
-      return;
+      return false;
     }
     PaneInfo info = nextPaneInfo(k, ws, finished);
     if (!needToEmit(empty, finished, info.timing())) {
-      return;
+      return false;
     }
     Object value = aggregate.extract(ws.accumulator);
     Pane.Restatement restates = restatement(ws);
@@ -468,6 +469,7 @@ public final class EventTimeEngine {
             finalAt(ws),
             processingTime,
             inputWatermark));
+    return true;
   }
 
   /**
@@ -609,8 +611,8 @@ public final class EventTimeEngine {
         boolean endOfWindow = inputWatermark > max && outWm <= max;
         boolean open = ws.active && !machine.isClosed(ws);
         if (inputWatermark > gc) {
-          if (open) {
-            onTrigger(k, ws, true);
+          if (open && !onTrigger(k, ws, true) && ws.lastPaneIndex() >= 0) {
+            output.closedWithoutPane(k.key, ws.window());
           }
           k.remove(ws);
           ws.eventTimers = 0;

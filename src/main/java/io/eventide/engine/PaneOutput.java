@@ -17,4 +17,11 @@ public interface PaneOutput {
    * was emitted for it as well).
    */
   default void merged(String key, Window from, Window into) {}
+
+  /**
+   * A window of {@code key} that had emitted panes was garbage-collected without a closing pane
+   * (nothing arrived since its last one, and the closing behaviour fires only when something did):
+   * its last pane, which said it might still change, is final now.
+   */
+  default void closedWithoutPane(String key, Window window) {}
 }

@@ -9,6 +9,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A pane as a Kafka record: keyed by key and window, so that the default partitioner keeps every
@@ -23,25 +24,28 @@ public final class KafkaPaneRecords {
   private KafkaPaneRecords() {}
 
   /**
-   * The record of a pane log entry (a pane or a retraction), whose pane record is the record's
-   * value. The window and the pane index are read from that record, which holds them as every other
-   * output shows them.
+   * The record of a pane log entry (a pane, a retraction or a final), whose pane record is the
+   * record's value. The window, the pane index and the timing are read from that record, which
+   * holds them as every other output shows them. A final is its window's last pane again, marked
+   * final: same key and pane index, so that an upserting consumer replaces the record with itself.
    */
   public static ProducerRecord<String, byte[]> of(String topic, PaneEvent entry) {
     JsonNode pane = JsonMapper.shared().readTree(entry.json());
     boolean retraction = entry.kind() == LogEntryKind.RETRACTION;
+    byte[] value;
+    if (entry.kind() == LogEntryKind.FINAL) {
+      value = JsonMapper.shared().writeValueAsBytes(((ObjectNode) pane).put("final", true));
+    } else {
+      value = entry.json().getBytes(StandardCharsets.UTF_8);
+    }
     List<Header> headers =
         List.of(
             header(PANE_INDEX, Integer.toString(pane.at("/pane/index").asInt())),
-            header(TIMING, entry.timing().name()),
+            header(TIMING, pane.at("/pane/timing").asString()),
             header(FINAL, Boolean.toString(entry.last())),
             header(RETRACTION, Boolean.toString(retraction)));
     return new ProducerRecord<>(
-        topic,
-        null,
-        recordKey(entry.key(), pane.get("window")),
-        entry.json().getBytes(StandardCharsets.UTF_8),
-        headers);
+        topic, null, recordKey(entry.key(), pane.get("window")), value, headers);
   }
 
   /**

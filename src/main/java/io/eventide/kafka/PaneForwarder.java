@@ -321,12 +321,12 @@ final class PaneForwarder {
   }
 
   /**
-   * Hands the panes and retractions to the producer in log order (merges and progress markers are
-   * not sent) and waits for their acknowledgements. A record the producer refuses at once (no
-   * metadata in time, its buffer full) ends the handing out, as does a retriable failure later: the
-   * round reaches the entry before it, and the rest is sent again. A record the broker refuses for
-   * good (too large, not authorised) is counted and skipped, or it would hold up the pipeline's
-   * panes forever.
+   * Hands the panes, retractions and finals to the producer in log order (merges and progress
+   * markers are not sent) and waits for their acknowledgements. A record the producer refuses at
+   * once (no metadata in time, its buffer full) ends the handing out, as does a retriable failure
+   * later: the round reaches the entry before it, and the rest is sent again. A record the broker
+   * refuses for good (too large, not authorised) is counted and skipped, or it would hold up the
+   * pipeline's panes forever.
    */
   private CompletableFuture<Outcome> send(
       Target to, Checkpoint from, List<PaneEvent> entries, boolean full) {
@@ -335,7 +335,7 @@ final class PaneForwarder {
     Throwable refusedAtOnce = null;
     for (PaneEvent e : entries) {
       CompletableFuture<Void> ack = new CompletableFuture<>();
-      if (!e.kind().isPane()) {
+      if (!e.kind().isSent()) {
         ack.complete(null);
       } else {
         Future<RecordMetadata> sent;
@@ -384,7 +384,7 @@ final class PaneForwarder {
                       pipeline,
                       to.topic(),
                       error);
-                } else if (entries.get(i).kind().isPane()) {
+                } else if (entries.get(i).kind().isSent()) {
                   acknowledged++;
                 }
                 reached = i;

@@ -2,6 +2,7 @@ package io.eventide.runtime;
 
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
+import io.eventide.core.KeyedWindow;
 import io.eventide.core.MergedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
@@ -146,6 +147,7 @@ final class Committer {
     List<ShardChanges> changes = new ArrayList<>();
     List<RenderedPane> rendered = new ArrayList<>();
     List<MergedWindow> mergedAway = new ArrayList<>();
+    List<KeyedWindow> finals = new ArrayList<>();
     List<DeadLetter> letters = new ArrayList<>(rejected);
     IngestResult outcome = IngestResult.EMPTY;
     for (CompletableFuture<ShardStep> f : steps) {
@@ -156,6 +158,7 @@ final class Committer {
       }
       rendered.addAll(step.panes());
       mergedAway.addAll(step.mergedAway());
+      finals.addAll(step.closedWithoutPane());
       letters.addAll(step.deadLetters());
     }
     // A waiting request's receipt holds what was read and what the shards made of it.
@@ -164,7 +167,7 @@ final class Committer {
             ? progress
             : progress.withReceipt(progress.receipt().plus(outcome));
     Commit commit =
-        new Commit(changes, tracker, rendered, mergedAway, letters, landed, finalThrough);
+        new Commit(changes, tracker, rendered, mergedAway, finals, letters, landed, finalThrough);
     if (commit.isEmpty()) {
       done.complete(null);
       return;
@@ -196,9 +199,12 @@ final class Committer {
     List<RenderedPane> rendered = commit.panes();
     List<DeadLetter> letters = commit.deadLetters();
     try {
-      // A commit that logged only merges, or only moved the progress, is announced too, with no
-      // pane: streams carry merges and progress.
-      if (!rendered.isEmpty() || !commit.mergedAway().isEmpty() || commit.finalThrough() != null) {
+      // A commit that logged only merges or finals, or only moved the progress, is announced too,
+      // with no pane: streams carry merges and progress, the Kafka forwarder finals.
+      if (!rendered.isEmpty()
+          || !commit.mergedAway().isEmpty()
+          || !commit.finals().isEmpty()
+          || commit.finalThrough() != null) {
         List<PublishedPane> out = new ArrayList<>(rendered.size());
         for (int i = 0; i < rendered.size(); i++) {
           RenderedPane r = rendered.get(i);

@@ -2,8 +2,8 @@ package io.eventide.sink;
 
 /**
  * What a pane stream item is; each kind is the SSE event name its {@link #wireName()} gives. The
- * pane log holds the first three and progress markers; a snapshot's items are results, not log
- * entries.
+ * pane log holds the first three, progress markers and finals; a snapshot's items are results, not
+ * log entries.
  */
 public enum LogEntryKind {
   PANE("pane"),
@@ -16,7 +16,12 @@ public enum LogEntryKind {
    * How far the pipeline is final. In the pane log, a bare marker of a commit that moved it and
    * logged nothing else, which wakes the streams of every replica; they read the progress itself.
    */
-  PROGRESS("progress");
+  PROGRESS("progress"),
+  /**
+   * A window's last pane again, now final: the window closed without a closing pane. Logged for a
+   * Kafka sink with {@code finals}, which sends it; pane streams learn the same from progress.
+   */
+  FINAL("final");
 
   private final String wireName;
 
@@ -31,5 +36,15 @@ public enum LogEntryKind {
   /** Whether an entry of this kind is a pane record (a pane or its retraction). */
   public boolean isPane() {
     return this == PANE || this == RETRACTION;
+  }
+
+  /** Whether a pane stream sends a log entry of this kind as it is (progress comes on its own). */
+  public boolean isStreamed() {
+    return this == PANE || this == RETRACTION || this == MERGE;
+  }
+
+  /** Whether the Kafka pane sink sends a log entry of this kind as a record. */
+  public boolean isSent() {
+    return isPane() || this == FINAL;
   }
 }

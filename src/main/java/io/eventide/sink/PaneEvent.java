@@ -9,7 +9,7 @@ import io.eventide.engine.Timing;
  * stream resumed from the log and a live one deliver the same items.
  *
  * @param id the entry's position in the pipeline's pane log (Last-Event-ID resumes after it)
- * @param timing the pane's timing; null for a merge
+ * @param timing the pane's timing; null for a merge, progress or a final (its record has it)
  * @param last whether the pane is its window's final one; false for a merge
  * @param json the pane record ({@link io.eventide.core.render.PaneRecords}), or for a merge the
  *     window merged away ({@link io.eventide.core.render.PaneRecords#merge})
@@ -31,6 +31,14 @@ public record PaneEvent(
   /** A session window's entry at {@code id}: merged away into another window of its key. */
   public static PaneEvent merge(String id, String key, String json) {
     return new PaneEvent(id, LogEntryKind.MERGE, key, null, false, json);
+  }
+
+  /**
+   * A window's last pane (its result {@code json}) logged again at {@code id} as final: the window
+   * closed without a closing pane.
+   */
+  public static PaneEvent finalAgain(String id, String key, String json) {
+    return new PaneEvent(id, LogEntryKind.FINAL, key, null, true, json);
   }
 
   /**

@@ -323,8 +323,9 @@ public class PaneHub implements PaneListener {
         }
         for (PaneEvent e : page.entries()) {
           position = e.id();
-          // A progress marker only woke the stream: the progress itself is read with the log.
-          if (e.kind() != LogEntryKind.PROGRESS && filter.test(e)) {
+          // A progress marker only woke the stream: the progress itself is read with the log. A
+          // final is for the Kafka sink: progress tells streams the same.
+          if (e.kind().isStreamed() && filter.test(e)) {
             pending.add(e);
           }
         }

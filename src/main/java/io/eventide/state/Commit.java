@@ -1,6 +1,7 @@
 package io.eventide.state;
 
 import io.eventide.core.DeadLetter;
+import io.eventide.core.KeyedWindow;
 import io.eventide.core.MergedWindow;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
@@ -9,14 +10,17 @@ import java.util.List;
 /**
  * Everything one batch (or one beat of the clock) changed in a pipeline, written as one step: the
  * shards' changes, the watermark tracker (null when unchanged), the panes emitted, the session
- * windows merged away (whose results no longer stand for a window) and the events dead-lettered; in
- * cluster mode also where the partition's owner stands ({@code progress}, else null).
+ * windows merged away (whose results no longer stand for a window), the windows closed without a
+ * closing pane whose result the pane log carries again as final (for a Kafka sink with finals) and
+ * the events dead-lettered; in cluster mode also where the partition's owner stands ({@code
+ * progress}, else null); and how far the owner is final ({@code finalThrough}, null unchanged).
  */
 public record Commit(
     List<ShardChanges> shards,
     String tracker,
     List<RenderedPane> panes,
     List<MergedWindow> mergedAway,
+    List<KeyedWindow> finals,
     List<DeadLetter> deadLetters,
     PartitionProgress progress,
     Long finalThrough) {
@@ -29,7 +33,7 @@ public record Commit(
       List<MergedWindow> mergedAway,
       List<DeadLetter> deadLetters,
       PartitionProgress progress) {
-    this(shards, tracker, panes, mergedAway, deadLetters, progress, null);
+    this(shards, tracker, panes, mergedAway, List.of(), deadLetters, progress, null);
   }
 
   /** A commit of a pipeline owned whole by one process. */
@@ -49,6 +53,7 @@ public record Commit(
         && tracker == null
         && panes.isEmpty()
         && mergedAway.isEmpty()
+        && finals.isEmpty()
         && deadLetters.isEmpty()
         && finalThrough == null;
   }

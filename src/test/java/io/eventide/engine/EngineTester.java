@@ -19,6 +19,7 @@ public final class EngineTester {
   private final List<Pane> panes = new ArrayList<>();
   private final List<Dropped> dropped = new ArrayList<>();
   private final List<Merged> merged = new ArrayList<>();
+  private final List<Closed> closed = new ArrayList<>();
   private final EventTimeEngine engine;
   private final ElementBatch batch = new ElementBatch(16);
   private final List<Element> batchElements = new ArrayList<>();
@@ -31,6 +32,9 @@ public final class EngineTester {
 
   /** A session window that had emitted panes was merged into another. */
   public record Merged(String key, Window from, Window into) {}
+
+  /** A window that had emitted panes was garbage-collected without a closing pane. */
+  public record Closed(String key, Window window) {}
 
   private EngineTester(WindowingStrategy strategy, Aggregate<?> aggregate) {
     this.engine =
@@ -52,6 +56,11 @@ public final class EngineTester {
               @Override
               public void merged(String key, Window from, Window into) {
                 merged.add(new Merged(key, from, into));
+              }
+
+              @Override
+              public void closedWithoutPane(String key, Window window) {
+                closed.add(new Closed(key, window));
               }
             });
   }
@@ -137,6 +146,13 @@ public final class EngineTester {
   public List<Merged> takeMerged() {
     List<Merged> out = List.copyOf(merged);
     merged.clear();
+    return out;
+  }
+
+  /** The windows closed without a closing pane since the last call. */
+  public List<Closed> takeClosed() {
+    List<Closed> out = List.copyOf(closed);
+    closed.clear();
     return out;
   }
 

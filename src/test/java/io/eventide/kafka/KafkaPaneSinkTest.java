@@ -146,6 +146,71 @@ class KafkaPaneSinkTest extends KafkaIntegrationTest {
     assertThat(panes.get(1).get("restates").toString()).isEqualTo("{\"index\":0,\"value\":41}");
   }
 
+  /**
+   * Issue 35: with finals, a window that closes without a closing pane (the default closing
+   * behaviour, nothing since its on-time pane) has that pane sent again, marked final.
+   */
+  @Test
+  void aWindowThatClosesWithoutAPaneHasItsLastPaneSentAgainAsFinal() {
+    JsonNode answer =
+        define(
+            "sink-finals",
+            """
+            {"window": {"type": "fixed", "size": "10m"}, "allowedLateness": "PT10M",
+             "aggregate": {"type": "sum"},
+             "sinks": {"kafka": {"mode": "append", "finals": true}}}
+            """);
+    assertThat(answer.at("/sinks/kafka/finals").booleanValue()).isTrue();
+    ingest("sink-finals", event("a", "12:01:00", 40, null), event("a", "12:02:00", 2, null));
+    // Past the window's end: its on-time pane. Past its end plus the lateness: it closes.
+    ingest("sink-finals", event("c", "12:15:00", 0, null));
+    ingest("sink-finals", event("c", "12:25:00", 0, null));
+
+    List<ConsumerRecord<String, byte[]>> records =
+        read("eventide.sink-finals.panes", 3).stream()
+            .filter(r -> r.key().startsWith("a@"))
+            .toList();
+    assertThat(records).hasSize(2);
+    assertThat(records).extracting(ConsumerRecord::key).containsOnly(records.get(0).key());
+    assertThat(records)
+        .extracting(r -> header(r, KafkaPaneRecords.PANE_INDEX))
+        .containsExactly("0", "0");
+    assertThat(records)
+        .extracting(r -> header(r, KafkaPaneRecords.TIMING))
+        .containsExactly("ON_TIME", "ON_TIME");
+    assertThat(records)
+        .extracting(r -> header(r, KafkaPaneRecords.FINAL))
+        .containsExactly("false", "true");
+    JsonNode onTime = value(records.get(0));
+    JsonNode fixed = value(records.get(1));
+    assertThat(onTime.get("final").booleanValue()).isFalse();
+    assertThat(fixed.get("final").booleanValue()).isTrue();
+    // The same record otherwise, so that a consumer that upserts or de-duplicates by key and
+    // pane index counts it once.
+    assertThat(((tools.jackson.databind.node.ObjectNode) fixed.deepCopy()).put("final", false))
+        .isEqualTo(onTime);
+    assertThat(addWithSign(records)).containsExactly(Map.entry("a@12:00", 42.0));
+  }
+
+  @Test
+  void withoutFinalsAWindowClosesSilently() {
+    JsonNode answer =
+        define(
+            "sink-no-finals",
+            """
+            {"window": {"type": "fixed", "size": "10m"}, "allowedLateness": "PT10M",
+             "aggregate": {"type": "sum"}, "sinks": {"kafka": {}}}
+            """);
+    assertThat(answer.at("/sinks/kafka/finals").booleanValue()).isFalse();
+    ingest("sink-no-finals", event("a", "12:01:00", 40, null));
+    ingest("sink-no-finals", event("c", "12:15:00", 0, null));
+    ingest("sink-no-finals", event("c", "12:25:00", 0, null));
+    assertThat(read("eventide.sink-no-finals.panes", 2))
+        .filteredOn(r -> r.key().startsWith("a@"))
+        .singleElement()
+        .satisfies(r -> assertThat(header(r, KafkaPaneRecords.FINAL)).isEqualTo("false"));
+  }
+
   @Test
   void upsertingConsumerEndsWithTheRightTotalsInEveryMode() {
     // Two keys, two windows, panes early, on time and late, then a drain; the totals are the sums.

@@ -192,6 +192,37 @@ class PaneLogStoresTest {
 
   @ParameterizedTest
   @MethodSource("stores")
+  void aWindowClosedWithoutAPaneHasItsResultLoggedAgainAsFinalAfterTheCommitsPanes(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("finals", "lineage", 1).join();
+    state.commit(commit(List.of(pane("a", 0, false)), List.of())).join();
+    // In one commit: a's next pane, then a closing, and a window without a result closing.
+    RenderedPane next = pane("a", 1, false);
+    state
+        .commit(
+            new Commit(
+                List.of(),
+                null,
+                List.of(next),
+                List.of(),
+                List.of(new KeyedWindow("a", 0, 60_000), new KeyedWindow("b", 0, 60_000)),
+                List.of(),
+                null,
+                null))
+        .join();
+    List<PaneEvent> log = outputs.panesAfter("finals", LogPage.START, 100).block().entries();
+    assertThat(log)
+        .extracting(PaneEvent::kind)
+        .containsExactly(LogEntryKind.PANE, LogEntryKind.PANE, LogEntryKind.FINAL);
+    PaneEvent again = log.get(2);
+    assertThat(again.key()).isEqualTo("a");
+    assertThat(again.last()).isTrue();
+    assertThat(again.json()).isEqualTo(next.json());
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
   void resultsComeInPagesThatContinueEachOther(String kind) {
     StateStore store = store(kind);
     OutputStore outputs = (OutputStore) store;

@@ -147,6 +147,7 @@ class PartitionOwnershipTest {
                 List.of(),
                 List.of(),
                 List.of(),
+                List.of(),
                 new PartitionProgress(3L, 90, 90, null, Map.of()),
                 90L))
         .join();

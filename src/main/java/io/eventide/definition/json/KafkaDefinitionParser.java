@@ -54,8 +54,9 @@ final class KafkaDefinitionParser {
     }
     String topic = topic(f, pipeline == null ? null : namespace.paneTopic(pipeline));
     KafkaSinkMode mode = f.choice("mode", KafkaSinkMode.class, KafkaSinkMode.CHANGELOG);
+    boolean finals = f.bool("finals", false);
     f.rejectUnknown();
-    return topic == null || mode == null ? null : new KafkaSinkDefinition(topic, mode);
+    return topic == null || mode == null ? null : new KafkaSinkDefinition(topic, mode, finals);
   }
 
   private KafkaSourceDefinition kafkaSource(JsonNode node, String path, String pipeline) {

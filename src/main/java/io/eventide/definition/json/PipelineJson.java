@@ -75,7 +75,8 @@ public final class PipelineJson {
       json.putObject("sinks")
           .putObject("kafka")
           .put("topic", k.topic())
-          .put("mode", WireNames.of(k.mode()));
+          .put("mode", WireNames.of(k.mode()))
+          .put("finals", k.finals());
     }
     if (d.source().kafka() != null) {
       KafkaSourceDefinition k = d.source().kafka();

@@ -180,6 +180,13 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         o.results.remove(merged.window());
         o.log.append(PaneEvent.merge(o.nextId(), merged.window().key(), merged.json()));
       }
+      // After the commit's panes, which the result may be; a result the limit forgot has no final.
+      for (KeyedWindow closed : commit.finals()) {
+        RenderedPane last = o.results.get(closed);
+        if (last != null) {
+          o.log.append(PaneEvent.finalAgain(o.nextId(), closed.key(), last.json()));
+        }
+      }
       if (commit.finalThrough() != null) {
         o.finalThrough = commit.finalThrough();
       }

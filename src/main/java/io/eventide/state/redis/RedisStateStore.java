@@ -637,6 +637,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       if (Arrays.equals(kind, PROGRESS)) {
         return PaneEvent.progress(id);
       }
+      if (Arrays.equals(kind, FINAL_AGAIN)) {
+        return PaneEvent.finalAgain(id, key, record);
+      }
       LogEntryKind k;
       if (Arrays.equals(kind, PANE)) {
         k = LogEntryKind.PANE;
@@ -817,6 +820,13 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
               p ->
                   origins.forEach(
                       (partition, offset) -> p.add(ORIGIN_FIELD + partition).add(offset))));
+      args.add(
+          packed.pack(
+              p -> {
+                for (KeyedWindow w : commit.finals()) {
+                  p.add(RedisKeys.windowField(w.key(), w.start(), w.end())).add(w.key());
+                }
+              }));
       return bytes
           .execute(COMMIT, scriptKeys, args)
           .collectList()
@@ -966,6 +976,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final byte[] RETRACTION = ascii("retraction");
   private static final byte[] MERGE = ascii("merge");
   private static final byte[] PROGRESS = ascii("progress");
+  private static final byte[] FINAL_AGAIN = ascii("final");
 
   private static final Timing[] TIMINGS = Timing.values();
   private static final byte[][] TIMING_NAMES =
