@@ -216,10 +216,17 @@ export function pipelineView(root, name) {
     },
   });
 
-  getJson('/pipelines/' + encodeURIComponent(name)).then(d => expressions.replaceChildren(
-    el('pre', { class: 'expr', id: 'window-expression' }, d.windowExpression),
-    el('pre', { class: 'expr', id: 'trigger-expression' }, d.triggerExpression))).catch(e =>
-    expressions.replaceChildren(el('p', { class: 'error' }, e.message)));
+  // Whether the watermark follows the wall clock once sources go quiet; until the definition is
+  // read, assume the default (it does not).
+  let idleAdvance = false;
+  getJson('/pipelines/' + encodeURIComponent(name)).then(d => {
+    idleAdvance = d.watermark.idleAdvance;
+    expressions.replaceChildren(
+      el('pre', { class: 'expr', id: 'window-expression' }, d.windowExpression),
+      el('pre', { class: 'expr', id: 'trigger-expression' }, d.triggerExpression),
+      d.warnings.length === 0 ? '' : el('ul', { class: 'warnings', id: 'warnings' },
+        d.warnings.map(w => el('li', {}, '⚠ ', w))));
+  }).catch(e => expressions.replaceChildren(el('p', { class: 'error' }, e.message)));
 
   const poll = async () => {
     try {
@@ -250,7 +257,7 @@ export function pipelineView(root, name) {
         return;
       }
       why.replaceChildren(el('ul', {}, answer.windows.slice(0, 50).map(w => el('li', {},
-        el('code', {}, keyText(w.key) + ' ' + (w.window.global ? 'global' : w.window.start + '–' + w.window.end)), ': ', reason(w)))));
+        el('code', {}, keyText(w.key) + ' ' + (w.window.global ? 'global' : w.window.start + '–' + w.window.end)), ': ', reason(w, idleAdvance)))));
     } catch (e) {
       why.replaceChildren(el('p', { class: 'error' }, e.message));
     }
@@ -259,12 +266,16 @@ export function pipelineView(root, name) {
   return { close: () => { stream.close(); clearInterval(timer); clearTimeout(rerank); } };
 }
 
-/** A plain-words reading of a window's state as /windows reports it. */
-function reason(w) {
+/**
+ * A plain-words reading of a window's state as /windows reports it; idleAdvance is the
+ * definition's watermark.idleAdvance.
+ */
+function reason(w, idleAdvance) {
   const parts = [];
   if (w.closed) parts.push('closed: its trigger finished, only garbage collection at ' + w.gcTime + ' is left');
   else if (time(w.watermark) <= time(w.endOfWindow)) {
-    parts.push('waiting for the watermark (' + w.watermark + ') to pass the end of the window (' + w.endOfWindow + ')');
+    parts.push('waiting for the watermark (' + w.watermark + ') to pass the end of the window (' + w.endOfWindow + ')' +
+      (idleAdvance ? '' : ', which it does only when later events or a watermark post arrive (watermark.idleAdvance is off)'));
   } else parts.push('the watermark has passed its end; later panes depend on the trigger and lateness (gc at ' + w.gcTime + ')');
   // pendingElements says whether any element arrived since the last pane, not how many.
   const since = w.nextPaneIndex === 0 ? 'no pane yet' : w.pendingElements

@@ -100,6 +100,11 @@ public record PipelineDefinition(
 
   /** What is risky about this definition although it is accepted. */
   public List<String> warnings() {
-    return PipelineWarnings.of(this);
+    return PipelineWarnings.of(this, true);
+  }
+
+  /** The warnings that hold in {@code /simulate}, whose steps move the watermark. */
+  public List<String> simulationWarnings() {
+    return PipelineWarnings.of(this, false);
   }
 }

@@ -14,8 +14,19 @@ final class PipelineWarnings {
 
   private PipelineWarnings() {}
 
-  static List<String> of(PipelineDefinition d) {
+  /**
+   * The warnings of a pipeline run live; {@code /simulate}'s steps set the watermark themselves, so
+   * a simulation leaves out what concerns how live sources move it.
+   */
+  static List<String> of(PipelineDefinition d, boolean live) {
     List<String> warnings = new ArrayList<>();
+    if (live && !d.watermark().idleAdvance()) {
+      warnings.add(
+          "the watermark moves only when events or watermark posts arrive: when traffic stops,"
+              + " the last windows do not fire and nothing becomes final; set"
+              + " watermark.idleAdvance to let it follow the wall clock once every source is idle,"
+              + " or POST /pipelines/{name}/watermark when a producer is done");
+    }
     if (finishesBeforeGarbageCollection(d)) {
       warnings.add(
           "the trigger can finish before the window is garbage-collected: Beam's Java SDK refuses"

@@ -100,6 +100,6 @@ final class SimulationRun {
 
   SimulationResult result() {
     return new SimulationResult(
-        recorder.outputs(), recorder.dropped(), recorder.counts(), pipeline.warnings());
+        recorder.outputs(), recorder.dropped(), recorder.counts(), pipeline.simulationWarnings());
   }
 }

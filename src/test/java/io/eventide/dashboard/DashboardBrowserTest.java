@@ -113,6 +113,17 @@ class DashboardBrowserTest {
               event("alpha", "2026-01-01T10:00:05Z", 40),
               event("alpha", "2026-01-01T10:00:06Z", 1)));
       browser.open("http://localhost:" + port + "/#/pipelines/late");
+      // The default watermark moves only with events and posts: the page says so, and so does
+      // the explanation of a window waiting for it.
+      browser.await(
+          "the definition's warning",
+          d ->
+              !d.findElements(By.id("warnings")).isEmpty()
+                  && browser.text("#warnings").contains("watermark.idleAdvance"));
+      browser.driver.findElement(By.id("why")).click();
+      assertThat(why(browser))
+          .contains("waiting for the watermark")
+          .contains("only when later events or a watermark post arrive");
       api.watermark("late", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
       awaitValue(browser, "alpha", "41", "provisional");
       assertThat(restatements(browser)).isEmpty();
@@ -125,17 +136,9 @@ class DashboardBrowserTest {
       assertThat(cell(browser, "alpha").get(2)).isEqualTo("LATE");
 
       browser.driver.findElement(By.id("why")).click();
-      String why =
-          browser.await(
-              "the explanation",
-              d -> {
-                Object text =
-                    browser.script(
-                        "const li = document.querySelector('.why li');"
-                            + " return li ? li.textContent : null;");
-                return text == null ? null : text.toString();
-              });
-      assertThat(why)
+      browser.await(
+          "the explanation after the late pane", d -> why(browser).contains("passed its end"));
+      assertThat(why(browser))
           .contains("alpha 2026-01-01T10:00:00.000Z")
           .contains("no element since its last pane, 3 elements in all, next pane index 2")
           .contains("the watermark has passed its end")
@@ -289,5 +292,18 @@ class DashboardBrowserTest {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }
+  }
+
+  /** The first line of the page's explanation, once there is one. */
+  private static String why(Browser browser) {
+    return browser.await(
+        "an explanation",
+        d -> {
+          Object text =
+              browser.script(
+                  "const li = document.querySelector('.why li');"
+                      + " return li ? li.textContent : null;");
+          return text == null ? null : text.toString();
+        });
   }
 }

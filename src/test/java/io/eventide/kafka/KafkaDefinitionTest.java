@@ -24,6 +24,8 @@ class KafkaDefinitionTest {
         JsonMapper.shared()
             .readTree(
                 "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"},"
+                    // A watermark that moves by itself: only the sink's warnings are left.
+                    + " \"watermark\": {\"idleAdvance\": true},"
                     + " \"aggregate\": {\"type\": \"sum\"}, "
                     + extra
                     + "}");

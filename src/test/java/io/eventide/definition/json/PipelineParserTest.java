@@ -108,8 +108,12 @@ public class PipelineParserTest {
                             'source':'/source'},
                    'watermark':{'maxOutOfOrderness':'PT0S','idleTimeout':'PT1M',
                                 'maxFutureSkew':'PT10M','idleAdvance':false},
-                   'warnings':[]}
-                  """));
+                   'warnings':['the watermark moves only when events or watermark posts arrive:
+                  when traffic stops, the last windows do not fire and nothing becomes final; set
+                  watermark.idleAdvance to let it follow the wall clock once every source is idle,
+                  or POST /pipelines/{name}/watermark when a producer is done']}
+                  """
+                      .replaceAll("\\n *", " ")));
     }
 
     @Test
@@ -704,7 +708,29 @@ public class PipelineParserTest {
   @Nested
   class Warnings {
     static List<String> warnings(String field, String value) {
-      return parse(with(field, value)).warnings();
+      return moving(field, value).warnings();
+    }
+
+    /**
+     * A definition whose watermark follows the wall clock when idle, so that only the warning under
+     * test is left.
+     */
+    static PipelineDefinition moving(String... fieldsAndValues) {
+      ObjectNode body = (ObjectNode) with(fieldsAndValues);
+      body.set("watermark", json("{'idleAdvance':true}"));
+      return parse(body);
+    }
+
+    @Test
+    void warnsThatAWatermarkMovedOnlyByEventsStandsStillWhenTrafficStops() {
+      assertThat(parse(MINIMAL).warnings())
+          .singleElement()
+          .asString()
+          .contains("the watermark moves only when events or watermark posts arrive")
+          .contains("watermark.idleAdvance");
+      assertThat(moving().warnings()).isEmpty();
+      // A simulation's steps move the watermark themselves.
+      assertThat(parse(MINIMAL).simulationWarnings()).isEmpty();
     }
 
     @ParameterizedTest
@@ -728,12 +754,12 @@ public class PipelineParserTest {
     void warnsAboutAfterWatermarkWithoutLateFiringsOnlyWithLateness() {
       String trigger = "{'type':'afterWatermark'}";
       assertThat(warnings("trigger", trigger)).isEmpty();
-      assertThat(parse(with("trigger", trigger, "allowedLateness", "'1m'")).warnings())
+      assertThat(moving("trigger", trigger, "allowedLateness", "'1m'").warnings())
           .singleElement()
           .asString()
           .contains("GroupByKey");
       String withLate = "{'type':'afterWatermark','late':{'type':'afterCount','count':1}}";
-      assertThat(parse(with("trigger", withLate, "allowedLateness", "'1m'")).warnings()).isEmpty();
+      assertThat(moving("trigger", withLate, "allowedLateness", "'1m'").warnings()).isEmpty();
     }
 
     @Test
@@ -755,7 +781,8 @@ public class PipelineParserTest {
       assertThat(
               parse(
                       "{'window':{'type':'global'},'aggregate':{'type':'sum'},'trigger':"
-                          + "{'type':'afterWatermark','early':{'type':'afterCount','count':1}}}")
+                          + "{'type':'afterWatermark','early':{'type':'afterCount','count':1}},"
+                          + "'watermark':{'idleAdvance':true}}")
                   .warnings())
           .isEmpty();
     }
@@ -768,7 +795,7 @@ public class PipelineParserTest {
           .asString()
           .contains("partial");
       assertThat(
-              parse(with("aggregate", "{'type':'" + type + "'}", "accumulation", "'accumulating'"))
+              moving("aggregate", "{'type':'" + type + "'}", "accumulation", "'accumulating'")
                   .warnings())
           .isEmpty();
     }
@@ -784,7 +811,7 @@ public class PipelineParserTest {
 
     @Test
     void returnsWarningsWithTheDefinition() {
-      assertThat(PipelineJson.withWarnings(parse(with("allowedLateness", "'P8D'"))).at("/warnings"))
+      assertThat(PipelineJson.withWarnings(moving("allowedLateness", "'P8D'")).at("/warnings"))
           .hasSize(1);
       assertThat(
               Duration.parse(
