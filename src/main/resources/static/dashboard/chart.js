@@ -15,8 +15,10 @@ export function drawWindows(canvas, windows, watermark, drops) {
   g.clearRect(0, 0, width, height);
   const numeric = windows.filter(w => typeof w.value === 'number');
   if (numeric.length === 0) {
+    const note = windows.length ? 'values are not numbers: see the table' : 'no panes yet';
     g.fillStyle = '#6b7580';
-    g.fillText(windows.length ? 'values are not numbers: see the table' : 'no panes yet', PAD.left, height / 2);
+    g.fillText(note, PAD.left, height / 2);
+    canvas.setAttribute('aria-label', note);
     return;
   }
   let x0 = Math.min(...numeric.map(w => w.start));
@@ -48,6 +50,9 @@ export function drawWindows(canvas, windows, watermark, drops) {
   sorted.forEach((w, i) => (i ? g.lineTo(x(w.end), y(w.value)) : g.moveTo(x(w.end), y(w.value))));
   g.stroke();
   for (const w of sorted) marker(g, x(w.end), y(w.value), w.timing, w.final);
+  // What the canvas shows, for screen readers (and the browser test).
+  canvas.setAttribute('aria-label', 'window values by window end: ' +
+    sorted.map(w => w.value + (w.final ? ' final' : ' provisional')).join(', '));
 
   for (const d of drops) {
     if (d.time < x0 || d.time > x1) continue;

@@ -6,11 +6,18 @@ import { el, number, frameScheduler, keyText } from './dom.js';
 
 const TOP = 20;
 const WINDOWS_PER_KEY = 60;
+const MERGES_PER_KEY = 10;
 const RANK_MILLIS = 250;
+// Named aggregates whose value is one number, and so can be charted.
+const CHARTABLE = new Set(['count', 'sum', 'min', 'max', 'mean', 'distinctCount']);
 
 /** Per key, its windows by start; bounded, so that 10 000 keys stay a few MB. */
 class KeyWindows {
-  constructor() { this.keys = new Map(); this.version = 0; this.finalThrough = -Infinity; }
+  constructor() {
+    this.keys = new Map(); this.version = 0; this.finalThrough = -Infinity;
+    // The figure a window is ranked and charted by: its value, or one named aggregate of it.
+    this.figure = v => v;
+  }
 
   reset() { this.keys.clear(); this.version++; }
 
@@ -33,7 +40,7 @@ class KeyWindows {
     if (p.retraction || p.window.global) return;
     const name = keyText(p.key);
     let key = this.keys.get(name);
-    if (!key) { key = { windows: new Map(), latest: null, panes: 0 }; this.keys.set(name, key); }
+    if (!key) { key = { windows: new Map(), latest: null, panes: 0, merges: [] }; this.keys.set(name, key); }
     const start = Date.parse(p.window.start);
     const w = {
       start, end: Date.parse(p.window.end), value: p.value, timing: p.pane.timing,
@@ -49,16 +56,19 @@ class KeyWindows {
     this.version++;
   }
 
+  /** A session merged into another: its window goes, and the key keeps a line saying so. */
   merge(m) {
     const key = this.keys.get(keyText(m.key));
     if (!key) return;
+    key.merges.unshift({ window: m.window, into: m.into });
+    if (key.merges.length > MERGES_PER_KEY) key.merges.pop();
     const start = Date.parse(m.window.start);
     const gone = key.windows.get(start);
     if (gone && gone.end === Date.parse(m.window.end)) {
       key.windows.delete(start);
       if (key.latest === gone) key.latest = [...key.windows.values()].sort((a, b) => b.start - a.start)[0] || null;
-      this.version++;
     }
+    this.version++;
   }
 
   /**
@@ -66,7 +76,8 @@ class KeyWindows {
    * pass keeping the n best so far, so that 10 000 keys cost no sort.
    */
   top(search, n) {
-    const rank = k => (typeof k.latest?.value === 'number' ? k.latest.value : k.panes);
+    const figure = k => (k.latest ? this.figure(k.latest.value) : undefined);
+    const rank = k => (typeof figure(k) === 'number' ? figure(k) : k.panes);
     const before = (a, b) => rank(a[1]) > rank(b[1]) || (rank(a[1]) === rank(b[1]) && a[0] < b[0]);
     const best = [];
     for (const entry of this.keys) {
@@ -82,7 +93,15 @@ class KeyWindows {
 
 function display(value) {
   if (typeof value === 'number') return number(value, 3);
+  // Named aggregates: "n 2 · bytes 42".
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    return Object.entries(value).map(([k, v]) => k + ' ' + (typeof v === 'number' ? number(v, 3) : JSON.stringify(v))).join(' · ');
+  }
   return JSON.stringify(value);
+}
+
+function span(w) {
+  return w.global ? 'global' : w.start.slice(11, 19) + '–' + w.end.slice(11, 19);
 }
 
 function badge(w) {
@@ -115,6 +134,8 @@ export function pipelineView(root, name) {
   const stats = (window.eventideStats = { renders: 0, renderMillis: [], keys: 0, seen: [], snapshots: 0 });
 
   const chart = el('canvas', { id: 'chart', style: 'height: 280px' });
+  const charted = el('select', { id: 'chart-aggregate', hidden: true, onchange: () => chartBy(charted.value) });
+  const mergesList = el('ul', { id: 'merges', class: 'muted' });
   const keysBody = el('tbody');
   const windowsBody = el('tbody');
   const wmText = el('span', { id: 'watermark' }, '–');
@@ -146,10 +167,11 @@ export function pipelineView(root, name) {
           el('span', { class: 'early' }, '● EARLY'), el('span', { class: 'on_time' }, '■ ON_TIME'),
           el('span', { class: 'late' }, '▲ LATE'), el('span', {}, 'filled: final · hollow: provisional'),
           el('span', { class: 'wm' }, '| watermark'), el('span', { class: 'late' }, '✕ dropped')),
-        chart,
+        charted, chart,
         el('table', { id: 'windows' },
           el('thead', {}, el('tr', {}, el('th', {}, 'Window'), el('th', {}, 'Value'), el('th', {}, 'Pane'), el('th', {}, 'Index'))),
-          windowsBody))),
+          windowsBody),
+        mergesList)),
     el('h3', {}, 'Why hasn’t my window fired?'),
     el('p', {}, whyKey, ' ', el('button', { id: 'why', onclick: () => explain(whyKey.value.trim() || selected) }, 'Explain'),
       el('span', { class: 'muted' }, ' from GET /pipelines/' + name + '/windows')),
@@ -192,8 +214,10 @@ export function pipelineView(root, name) {
       el('td', { class: 'num value ' + (w.final ? 'final' : 'provisional') }, display(w.value)),
       el('td', {}, badge(w)),
       el('td', { class: 'num' }, w.index))));
-    drawWindows(chart, windows, watermark,
+    drawWindows(chart, windows.map(w => ({ ...w, value: state.figure(w.value) })), watermark,
       drops.filter(d => d.key === selected));
+    mergesList.replaceChildren(...(key ? key.merges : []).map(m => el('li', {},
+      'session ' + span(m.window) + ' merged into ' + span(m.into))));
     stats.renders++;
     stats.keys = state.keys.size;
     stats.renderMillis.push(performance.now() - started);
@@ -219,8 +243,19 @@ export function pipelineView(root, name) {
   // Whether the watermark follows the wall clock once sources go quiet; until the definition is
   // read, assume the default (it does not).
   let idleAdvance = false;
+  const chartBy = aggregate => {
+    state.figure = v => (v && typeof v === 'object' ? v[aggregate] : v);
+    ranked.version = -1;
+    schedule();
+  };
   getJson('/pipelines/' + encodeURIComponent(name)).then(d => {
     idleAdvance = d.watermark.idleAdvance;
+    const names = Object.entries(d.aggregates || {}).filter(([, a]) => CHARTABLE.has(a.type)).map(([n]) => n);
+    if (names.length > 0) {
+      charted.replaceChildren(...names.map(n => el('option', { value: n }, 'chart ' + n)));
+      charted.hidden = false;
+      chartBy(names[0]);
+    }
     expressions.replaceChildren(
       el('pre', { class: 'expr', id: 'window-expression' }, d.windowExpression),
       el('pre', { class: 'expr', id: 'trigger-expression' }, d.triggerExpression),

@@ -91,6 +91,55 @@ class DashboardBrowserTest {
   }
 
   /**
+   * Issue 35: with named aggregates one of them is charted, chosen on the page; a session merged
+   * into another is shown as a merge, and its window leaves the table.
+   */
+  @Test
+  void aChosenNamedAggregateIsChartedAndMergedSessionsAreShown() throws Exception {
+    ConfigurableApplicationContext app = RedisEventide.start(prefix);
+    try (Browser browser = new Browser()) {
+      LiveApi api = RedisEventide.api(app);
+      int port = app.getEnvironment().getProperty("local.server.port", Integer.class);
+      api.define(
+          "named",
+          """
+          {"window": {"type": "session", "gap": "1m"},
+           "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
+           "accumulation": "accumulating",
+           "aggregates": {"n": {"type": "count"}, "total": {"type": "sum"},
+                          "all": {"type": "collect"}}}
+          """);
+      browser.open("http://localhost:" + port + "/#/pipelines/named");
+      api.events("named", array(event("alpha", "2026-01-01T10:00:00Z", 40)));
+      awaitValue(browser, "alpha", "n 1 · total 40 · all [40]", "provisional");
+      // The numeric aggregates are offered, the first one charted.
+      assertThat(
+              browser.script(
+                  "return [...document.querySelectorAll('#chart-aggregate option')].map(o => o.value)"))
+          .isEqualTo(List.of("n", "total"));
+      browser.await("n charted", d -> chartLabel(browser).endsWith(": 1 provisional"));
+      browser.script(
+          "const s = document.getElementById('chart-aggregate'); s.value = 'total';"
+              + " s.dispatchEvent(new Event('change'));");
+      browser.await("total charted", d -> chartLabel(browser).endsWith(": 40 provisional"));
+
+      // A second event within the gap: the first session, which had a pane, merges into a new one.
+      api.events("named", array(event("alpha", "2026-01-01T10:00:30Z", 2)));
+      awaitValue(browser, "alpha", "n 2 · total 42 · all [40,2]", "provisional");
+      browser.await(
+          "the merge shown",
+          d ->
+              browser
+                  .text("#merges")
+                  .contains("session 10:00:00–10:01:00 merged into 10:00:00–10:01:30"));
+      browser.await("one window left", d -> chartLabel(browser).endsWith(": 42 provisional"));
+      browser.screenshot(Path.of("target", "dashboard-named.png"));
+    } finally {
+      app.close();
+    }
+  }
+
+  /**
    * Issue 35: a late pane after the on-time one shows the figure it restates, the explanation says
    * in words whether elements wait for a pane, and the window turns final when the progress passes
    * its finalAt, though no pane closes it.
@@ -305,5 +354,12 @@ class DashboardBrowserTest {
                       + " return li ? li.textContent : null;");
           return text == null ? null : text.toString();
         });
+  }
+
+  /** What the chart says it shows (its aria-label). */
+  private static String chartLabel(Browser browser) {
+    Object label =
+        browser.script("return document.getElementById('chart').getAttribute('aria-label')");
+    return label == null ? "" : label.toString();
   }
 }
