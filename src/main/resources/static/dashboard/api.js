@@ -76,8 +76,9 @@ export class PaneStream {
       streamUrl('/pipelines/' + encodeURIComponent(this.pipeline) + '/panes', params));
     this.source = source;
     let snapshotting = this.position === null;
+    let opened = false;
     if (snapshotting) this.handlers.reset();
-    source.onopen = () => { this.retry = 500; connection('live'); };
+    source.onopen = () => { opened = true; this.retry = 500; connection('live'); };
     source.addEventListener('snapshot', e => this.handlers.pane(JSON.parse(e.data).pane, true));
     source.addEventListener('snapshot-end', e => {
       snapshotting = false;
@@ -100,10 +101,16 @@ export class PaneStream {
     source.addEventListener('idle', () => {});
     // Whatever ended the stream (the server's idle timeout or shutdown, a lost connection, a
     // restart), a new stream continues from the position; a snapshot cut short starts over.
-    source.onerror = () => {
+    source.onerror = async () => {
       source.close();
       if (snapshotting) this.position = null;
       connection('reconnecting');
+      // A resume refused outright: EventSource does not say why, HEAD does. A 400 is a position
+      // the log no longer reaches (it was started anew): start over with a snapshot.
+      if (!opened && this.position !== null) {
+        const answer = await fetch(source.url, { method: 'HEAD' }).catch(() => null);
+        if (answer?.status === 400) this.position = null;
+      }
       setTimeout(() => this.open(), this.retry);
       this.retry = Math.min(this.retry * 2, 5000);
     };

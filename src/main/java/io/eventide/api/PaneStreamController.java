@@ -103,23 +103,55 @@ class PaneStreamController {
         .zipWith(credential)
         .flatMap(
             found -> {
-              if (StreamPermits.headersOnly(exchange)) {
-                response.getHeaders().setContentType(EVENT_STREAM);
-                return response.setComplete();
-              }
-              Runnable release = permits.acquire(name, found.getT2());
-              ProgressReader progress =
-                  () -> Mono.fromFuture(() -> runtimes.finalThrough(found.getT1()));
-              Flux<byte[]> events =
-                  stream(
-                          items(name, filter, snapshot, lastEventId, log, progress)
-                              .map(SseFrames::of))
-                      .doFinally(signal -> release.run());
-              response.getHeaders().setContentType(EVENT_STREAM);
-              // writeWith, not writeAndFlushWith: Reactor Netty writes every event it has at hand
-              // and flushes once they are written, and still flushes a lone event at once.
-              return response.writeWith(events.map(response.bufferFactory()::wrap));
+              return resumable(name, lastEventId)
+                  .then(
+                      Mono.defer(
+                          () -> {
+                            if (StreamPermits.headersOnly(exchange)) {
+                              response.getHeaders().setContentType(EVENT_STREAM);
+                              return response.setComplete();
+                            }
+                            Runnable release = permits.acquire(name, found.getT2());
+                            ProgressReader progress =
+                                () -> Mono.fromFuture(() -> runtimes.finalThrough(found.getT1()));
+                            Flux<byte[]> events =
+                                stream(
+                                        items(name, filter, snapshot, lastEventId, log, progress)
+                                            .map(SseFrames::of))
+                                    .doFinally(signal -> release.run());
+                            response.getHeaders().setContentType(EVENT_STREAM);
+                            // writeWith, not writeAndFlushWith: Reactor Netty writes every event
+                            // it has at hand and flushes once they are written, and still
+                            // flushes a lone event at once.
+                            return response.writeWith(events.map(response.bufferFactory()::wrap));
+                          }));
             });
+  }
+
+  /**
+   * Refuses a resume from a position after the newest entry of the log: the log was started anew (a
+   * reset, or a state store that lost its data), and a stream reading on from there would stay
+   * silent until the new log outgrew the position.
+   */
+  private Mono<Void> resumable(String name, String lastEventId) {
+    if (lastEventId == null) {
+      return Mono.empty();
+    }
+    return store
+        .panesAfter(name, lastEventId, 0)
+        .flatMap(
+            page ->
+                PaneEvent.compareIds(lastEventId, page.end()) > 0
+                    ? Mono.error(
+                        new InvalidInputException(
+                            List.of(
+                                new Violation(
+                                    "Last-Event-ID",
+                                    "is after the newest entry of the pipeline's pane log ("
+                                        + page.end()
+                                        + "): the log was started anew (a reset, or a state store"
+                                        + " that lost its data); start over with snapshot=true"))))
+                    : Mono.<Void>empty());
   }
 
   /**

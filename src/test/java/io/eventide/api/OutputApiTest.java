@@ -138,6 +138,30 @@ class OutputApiTest {
     assertThat(reply.body().at("/errors/0/path").asString()).isEqualTo("Last-Event-ID");
   }
 
+  /**
+   * Issue 34, item 8: a position after the newest entry (a log started anew) is refused at once;
+   * before, the stream stayed silent until the new log outgrew it.
+   */
+  @Test
+  void aLastEventIdAheadOfTheLogIsRefusedAndOneItHoldsIsNot() {
+    LiveApi api = LiveApi.on(port);
+    api.define("resume-ahead", LiveApi.EVERY_BATCH_SUM);
+    api.events("resume-ahead", array(event("a", "2026-01-01T10:00:00Z", 1)));
+    LiveApi.Reply reply =
+        api.send(
+            HttpMethod.GET,
+            "/pipelines/resume-ahead/panes",
+            h -> h.set("Last-Event-ID", "99999999999999-0"));
+    reply.expectProblem(400);
+    assertThat(reply.body().at("/errors/0/path").asString()).isEqualTo("Last-Event-ID");
+    assertThat(reply.body().at("/errors/0/reason").asString())
+        .contains("after the newest entry")
+        .contains("snapshot=true");
+    try (PaneStream stream = api.resume("resume-ahead", "0")) {
+      assertThat(stream.next().data().get("key").asString()).isEqualTo("a");
+    }
+  }
+
   @Test
   void resultsSelectByKeyAndByWindowsOverlappingARange() {
     LiveApi api = LiveApi.on(port);
