@@ -72,7 +72,11 @@ public final class RedisCommitCost {
     try (StatefulRedisConnection<String, String> admin = client.connect()) {
       RedisStateStore store =
           new RedisStateStore(
-              factory, outputs, TestRedis.stateProperties(prefix), IngestBounds.DEFAULT);
+              factory,
+              outputs,
+              TestRedis.stateProperties(prefix),
+              IngestBounds.DEFAULT,
+              TestRedis.marker(factory, prefix));
       RedisCommitCost bench = new RedisCommitCost(store.open("cost", "lineage", 1).join(), admin);
       System.out.println(
           "| commit | commits | µs per commit | µs per pane | µs per key state"

@@ -8,6 +8,7 @@ import io.eventide.runtime.RedefinitionConflictException;
 import io.eventide.state.CommitUnresolvedException;
 import io.eventide.state.StateProperties;
 import io.eventide.state.StateUnavailableException;
+import io.eventide.state.StoreLostException;
 import io.eventide.state.UnreplicatedCommitException;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -42,6 +43,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
   /** Nothing of the request was applied; the same request can simply be sent again. */
   @ExceptionHandler(StateUnavailableException.class)
   ResponseEntity<ProblemDetail> stateUnavailable(StateUnavailableException e) {
+    if (e instanceof StoreLostException) {
+      ProblemDetail problem =
+          ProblemDetail.forStatusAndDetail(
+              HttpStatus.SERVICE_UNAVAILABLE,
+              "the state store lost its data (Redis restarted empty, was flushed or failed over);"
+                  + " nothing of this request was applied, and this replica applies nothing until"
+                  + " an operator restarts it");
+      problem.setTitle("State store lost its data");
+      return retryLater(problem);
+    }
     return retryLater(stateUnavailableProblem());
   }
 

@@ -16,7 +16,11 @@ import io.eventide.state.redis.RedisPaneLogWatch;
 import io.eventide.state.redis.RedisPipelineRegistry;
 import io.eventide.state.redis.RedisRateLimiter;
 import io.eventide.state.redis.RedisStateStore;
+import io.eventide.state.redis.RedisStoreHealthIndicator;
+import io.eventide.state.redis.RedisStoreMarker;
 import io.lettuce.core.ClientOptions;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -57,13 +61,36 @@ public class StateConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnProperty(name = STORE, havingValue = "redis")
   static class Redis {
+    /**
+     * Whether Redis still holds the data this replica saw: the store refuses everything once it
+     * does not, readiness is DOWN and {@code eventide_state_store_lost} is 1.
+     */
+    @Bean(destroyMethod = "close")
+    RedisStoreMarker storeMarker(
+        ReactiveRedisConnectionFactory factory, StateProperties state, MeterRegistry meters) {
+      LettuceConnectionFactory lettuce = (LettuceConnectionFactory) factory;
+      RedisStoreMarker marker =
+          new RedisStoreMarker(
+              new ReactiveStringRedisTemplate(factory),
+              state.keyPrefix(),
+              state.redis().markerCheckInterval(),
+              Duration.ofMillis(lettuce.getTimeout()));
+      Gauge.builder("eventide.state.store.lost", marker, m -> m.lost() == null ? 0 : 1)
+          .description(
+              "1 once Redis lost the data this replica saw in it (it then refuses every request"
+                  + " until restarted), else 0")
+          .register(meters);
+      return marker;
+    }
+
     @Bean(destroyMethod = "close")
     RedisStateStore stateStore(
         ReactiveRedisConnectionFactory factory,
         OutputProperties outputs,
         StateProperties state,
-        IngestBounds bounds) {
-      return new RedisStateStore(factory, outputs, state, bounds);
+        IngestBounds bounds,
+        RedisStoreMarker marker) {
+      return new RedisStateStore(factory, outputs, state, bounds, marker);
     }
 
     @Bean
@@ -71,8 +98,15 @@ public class StateConfiguration {
         ReactiveStringRedisTemplate redis,
         StateProperties state,
         KafkaNamespace kafka,
-        PipelineLimits limits) {
-      return new RedisPipelineRegistry(redis, state, kafka, limits);
+        PipelineLimits limits,
+        RedisStoreMarker marker) {
+      return new RedisPipelineRegistry(redis, state, kafka, limits, marker);
+    }
+
+    /** Readiness is DOWN once Redis lost the data this replica saw; persistence in details. */
+    @Bean("redisStoreHealthContributor")
+    RedisStoreHealthIndicator redisStoreHealth(RedisStoreMarker marker) {
+      return new RedisStoreHealthIndicator(marker);
     }
 
     /**

@@ -38,11 +38,14 @@ public record StateProperties(
    * @param waitReplicas replicas that must have each commit (Redis {@code WAIT}) before it is
    *     acknowledged; 0 acknowledges what the primary has
    * @param waitTimeout how long a commit waits for those replicas; below the command timeout
+   * @param markerCheckInterval how often a replica checks that Redis still holds the data it saw
+   *     (the store's marker; docs/redis.md), besides before opening a pipeline's state
    */
   public record Redis(
       @DefaultValue("15s") @NotNull Duration commitResolveTimeout,
       @DefaultValue("0") @Min(0) int waitReplicas,
-      @DefaultValue("1s") @NotNull Duration waitTimeout) {}
+      @DefaultValue("1s") @NotNull Duration waitTimeout,
+      @DefaultValue("1s") @NotNull Duration markerCheckInterval) {}
 
   /** The kinds of state store. */
   public enum Store {

@@ -273,7 +273,11 @@ class PipelineRuntimeTest {
   private static RedisStateStore redisStore(
       LettuceConnectionFactory factory, String prefix, IngestBounds bounds) {
     return new RedisStateStore(
-        factory, TestRedis.outputProperties(), TestRedis.stateProperties(prefix), bounds);
+        factory,
+        TestRedis.outputProperties(),
+        TestRedis.stateProperties(prefix),
+        bounds,
+        TestRedis.marker(factory, prefix));
   }
 
   private PipelineRuntime runtime(PipelineState state, boolean durable) {

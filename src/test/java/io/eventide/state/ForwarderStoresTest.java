@@ -58,7 +58,8 @@ class ForwarderStoresTest {
             factory,
             TestRedis.outputProperties(),
             TestRedis.stateProperties(prefix),
-            IngestBounds.DEFAULT));
+            IngestBounds.DEFAULT,
+            TestRedis.marker(factory, prefix)));
   }
 
   @ParameterizedTest

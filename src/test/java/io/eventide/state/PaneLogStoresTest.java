@@ -63,7 +63,8 @@ class PaneLogStoresTest {
     }
     LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
     factories.add(factory);
-    return new RedisStateStore(factory, OUTPUTS, state, IngestBounds.DEFAULT);
+    return new RedisStateStore(
+        factory, OUTPUTS, state, IngestBounds.DEFAULT, TestRedis.marker(factory, prefix));
   }
 
   @ParameterizedTest

@@ -37,7 +37,8 @@ class PartitionOwnershipTest {
             factory,
             TestRedis.outputProperties(),
             TestRedis.stateProperties(prefix),
-            IngestBounds.DEFAULT);
+            IngestBounds.DEFAULT,
+            TestRedis.marker(factory, prefix));
   }
 
   @AfterEach

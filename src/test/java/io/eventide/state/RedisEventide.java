@@ -73,7 +73,9 @@ public final class RedisEventide {
               factory,
               app.getBean(io.eventide.sink.OutputProperties.class),
               app.getBean(io.eventide.state.StateProperties.class),
-              app.getBean(io.eventide.runtime.IngestProperties.class).bounds())
+              app.getBean(io.eventide.runtime.IngestProperties.class).bounds(),
+              TestRedis.marker(
+                  factory, app.getBean(io.eventide.state.StateProperties.class).keyPrefix()))
           .open(
               pipeline,
               app.getBean(io.eventide.definition.PipelineRegistry.class)

@@ -141,6 +141,26 @@ public final class StoppableRedis implements AutoCloseable {
     }
   }
 
+  /**
+   * Brings Redis back on the same address without its data, as a Redis without persistence comes
+   * back from a restart: the process is killed and its files deleted (a container is flushed).
+   */
+  public void restartEmpty() throws Exception {
+    if (container != null) {
+      cli("FLUSHALL");
+      return;
+    }
+    stop();
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        if (!p.equals(dir) && !p.getFileName().toString().equals("redis.log")) {
+          Files.delete(p);
+        }
+      }
+    }
+    resume();
+  }
+
   /** Brings Redis back on the same address with the data it had. */
   public void resume() throws Exception {
     if (container != null) {

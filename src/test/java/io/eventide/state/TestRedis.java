@@ -1,6 +1,7 @@
 package io.eventide.state;
 
 import io.eventide.sink.OutputProperties;
+import io.eventide.state.redis.RedisStoreMarker;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -9,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
@@ -55,6 +58,18 @@ public final class TestRedis {
   }
 
   /** The state settings of a Redis store built by hand under {@code prefix}. */
+  /**
+   * The marker of a store built by hand under {@code prefix}, checked every second as the service
+   * checks its own.
+   */
+  public static RedisStoreMarker marker(ReactiveRedisConnectionFactory factory, String prefix) {
+    return new RedisStoreMarker(
+        new ReactiveStringRedisTemplate(factory),
+        prefix,
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(5));
+  }
+
   /** Output limits for a store built by hand: results for 1000 windows, the default pages. */
   public static OutputProperties outputProperties() {
     return new OutputProperties(
@@ -81,7 +96,8 @@ public final class TestRedis {
         prefix,
         paneLogMaxLength,
         retryAfter,
-        new StateProperties.Redis(Duration.ofSeconds(15), 0, Duration.ofSeconds(1)));
+        new StateProperties.Redis(
+            Duration.ofSeconds(15), 0, Duration.ofSeconds(1), Duration.ofSeconds(1)));
   }
 
   public static synchronized String url() {

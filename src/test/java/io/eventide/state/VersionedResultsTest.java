@@ -46,7 +46,8 @@ class VersionedResultsTest {
             factory,
             TestRedis.outputProperties(),
             TestRedis.stateProperties(prefix),
-            IngestBounds.DEFAULT);
+            IngestBounds.DEFAULT,
+            TestRedis.marker(factory, prefix));
   }
 
   @AfterEach

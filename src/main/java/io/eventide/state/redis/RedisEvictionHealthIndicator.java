@@ -1,6 +1,5 @@
 package io.eventide.state.redis;
 
-import java.util.Properties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.AbstractReactiveHealthIndicator;
@@ -36,17 +35,9 @@ public class RedisEvictionHealthIndicator extends AbstractReactiveHealthIndicato
             Mono.fromSupplier(factory::getReactiveConnection),
             c -> c.serverCommands().getConfig("maxmemory-policy"),
             c -> c.closeLater())
-        .map(RedisEvictionHealthIndicator::policy)
+        .map(config -> RedisConfigReplies.value(config, "maxmemory-policy"))
         .map(policy -> health(builder, policy))
         .onErrorResume(e -> Mono.just(unreadable(builder, e)));
-  }
-
-  private static String policy(Properties config) {
-    // Redis answers name and value; clients differ in how they key the pair.
-    String value = config.getProperty("maxmemory-policy");
-    return value != null
-        ? value
-        : config.values().stream().findFirst().map(String::valueOf).orElse("");
   }
 
   private Health health(Health.Builder builder, String policy) {

@@ -14,6 +14,11 @@ final class RedisKeys {
     this.prefix = prefix;
   }
 
+  /** String: the id written when the store was first used ({@link RedisStoreMarker}). */
+  String marker() {
+    return prefix + ":marker";
+  }
+
   /** Every pipeline definition, by name. */
   String pipelines() {
     return prefix + ":pipelines";

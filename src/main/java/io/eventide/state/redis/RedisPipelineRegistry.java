@@ -34,11 +34,16 @@ public class RedisPipelineRegistry implements PipelineRegistry {
   private final KafkaNamespace kafka;
   private final PipelineLimits limits;
 
+  /** A store that lost its data must not answer "no pipeline named ..." for what it forgot. */
+  private final RedisStoreMarker marker;
+
   public RedisPipelineRegistry(
       ReactiveStringRedisTemplate redis,
       StateProperties state,
       KafkaNamespace kafka,
-      PipelineLimits limits) {
+      PipelineLimits limits,
+      RedisStoreMarker marker) {
+    this.marker = marker;
     this.redis = redis;
     this.hash = new RedisKeys(state.keyPrefix()).pipelines();
     this.kafka = kafka;
@@ -47,18 +52,17 @@ public class RedisPipelineRegistry implements PipelineRegistry {
 
   @Override
   public Mono<PipelineDefinition> find(String name) {
-    return redis
-        .<String, String>opsForHash()
-        .get(hash, name)
+    return marker
+        .guard(redis.<String, String>opsForHash().get(hash, name))
         .map(json -> read(name, json))
         .onErrorMap(RedisStateStore::unavailable);
   }
 
   @Override
   public Flux<PipelineDefinition> list() {
-    return redis
-        .<String, String>opsForHash()
-        .entries(hash)
+    return marker
+        .guard(redis.<String, String>opsForHash().entries(hash).collectList())
+        .flatMapIterable(entries -> entries)
         .map(e -> read(e.getKey(), e.getValue()))
         .sort(Comparator.comparing(PipelineDefinition::name))
         .onErrorMap(RedisStateStore::unavailable);
@@ -68,21 +72,22 @@ public class RedisPipelineRegistry implements PipelineRegistry {
   public Mono<Boolean> replace(PipelineDefinition next, Revision expected) {
     ObjectNode json = PipelineJson.write(next);
     json.put(REVISION, next.revision().tag());
-    return redis
-        .execute(
-            DEFINE,
-            List.of(hash),
-            List.of(next.name(), expected == null ? "" : expected.tag(), json.toString()))
-        .next()
+    return marker
+        .guard(
+            redis
+                .execute(
+                    DEFINE,
+                    List.of(hash),
+                    List.of(next.name(), expected == null ? "" : expected.tag(), json.toString()))
+                .next())
         .map(stored -> stored == 1L)
         .onErrorMap(RedisStateStore::unavailable);
   }
 
   @Override
   public Mono<Boolean> delete(String name) {
-    return redis
-        .opsForHash()
-        .remove(hash, name)
+    return marker
+        .guard(redis.opsForHash().remove(hash, name))
         .map(removed -> removed > 0)
         .onErrorMap(RedisStateStore::unavailable);
   }

@@ -28,6 +28,7 @@ import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateProperties;
 import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
+import io.eventide.state.StoreLostException;
 import io.eventide.state.UnreplicatedCommitException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -127,11 +128,15 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   /** Null unless commits must reach replicas before they are acknowledged. */
   private final ReplicaWait replicaWait;
 
+  private final RedisStoreMarker marker;
+
   public RedisStateStore(
       ReactiveRedisConnectionFactory factory,
       OutputProperties outputs,
       StateProperties state,
-      IngestBounds bounds) {
+      IngestBounds bounds,
+      RedisStoreMarker marker) {
+    this.marker = marker;
     this.bytes =
         new ReactiveRedisTemplate<>(
             factory,
@@ -184,8 +189,12 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       String pipeline, String lineage, int proposedShards) {
     String meta = keys.meta(pipeline);
     String epoch = newEpoch();
-    return strings
-        .execute(OPEN, List.of(meta), List.of(lineage, epoch, Integer.toString(proposedShards)))
+    // Opening is where a store that lost its data would be taken for a new one: asked every time.
+    return marker
+        .verify()
+        .thenMany(
+            strings.execute(
+                OPEN, List.of(meta), List.of(lineage, epoch, Integer.toString(proposedShards))))
         .collectList()
         .onErrorMap(RedisStateStore::unavailable)
         .flatMap(
@@ -210,11 +219,13 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       String pipeline, String lineage, int partition, int partitions) {
     String meta = keys.shardMeta(pipeline, partition);
     String epoch = newEpoch();
-    return strings
-        .execute(
-            OPEN_PARTITION,
-            List.of(keys.meta(pipeline), meta),
-            List.of(lineage, epoch, Integer.toString(partitions)))
+    return marker
+        .verify()
+        .thenMany(
+            strings.execute(
+                OPEN_PARTITION,
+                List.of(keys.meta(pipeline), meta),
+                List.of(lineage, epoch, Integer.toString(partitions))))
         .collectList()
         .onErrorMap(RedisStateStore::unavailable)
         .flatMap(
@@ -739,6 +750,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     @Override
     @SuppressWarnings("unchecked")
     public CompletableFuture<List<String>> commit(Commit commit) {
+      if (marker.lost() != null) {
+        return CompletableFuture.failedFuture(new StoreLostException(marker.lost()));
+      }
       List<String> scriptKeys = new ArrayList<>(7 + 3 * commit.shards().size());
       scriptKeys.add(ownerMeta);
       scriptKeys.add(keys.meta(pipeline));
