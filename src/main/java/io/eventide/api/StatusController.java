@@ -7,6 +7,7 @@ import io.eventide.ops.PipelineStatus;
 import io.eventide.ops.PipelineStatuses;
 import io.eventide.security.Credentials;
 import io.eventide.sink.OutputProperties;
+import io.eventide.sink.PaneHub;
 import java.time.Duration;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
@@ -33,12 +34,15 @@ class StatusController {
   private final PipelineStatuses statuses;
   private final OutputProperties properties;
   private final StreamPermits permits;
+  private final PaneHub hub;
 
   StatusController(
       PipelineRegistry registry,
       PipelineStatuses statuses,
       OutputProperties properties,
-      StreamPermits permits) {
+      StreamPermits permits,
+      PaneHub hub) {
+    this.hub = hub;
     this.registry = registry;
     this.statuses = statuses;
     this.properties = properties;
@@ -62,17 +66,41 @@ class StatusController {
         .flatMapMany(
             credential -> {
               Runnable release = permits.acquire(STATUS_STREAMS, credential);
-              return Flux.interval(Duration.ZERO, properties.statusInterval())
-                  .onBackpressureDrop()
-                  .concatMap(i -> current())
-                  .map(
-                      json ->
-                          ServerSentEvent.<String>builder()
-                              .event("status")
-                              .data(json.toString())
-                              .build())
+              return lasting(
+                      Flux.interval(Duration.ZERO, properties.statusInterval())
+                          .onBackpressureDrop()
+                          .concatMap(i -> current())
+                          .map(
+                              json ->
+                                  ServerSentEvent.<String>builder()
+                                      .event("status")
+                                      .data(json.toString())
+                                      .build()))
+                  // Shutdown waits for every open request: an overview page must not hold it.
+                  .takeUntilOther(hub.closedAll())
                   .doFinally(signal -> release.run());
             });
+  }
+
+  /**
+   * Ends a status stream after the idle timeout with a last {@code idle} event. It always carries
+   * something, so it is never idle as a pane stream can be; but a page left open somewhere would
+   * hold its connection and stream slot forever. The page reconnects, as EventSource does.
+   */
+  private Flux<ServerSentEvent<String>> lasting(Flux<ServerSentEvent<String>> statuses) {
+    Duration timeout = properties.sseIdleTimeout();
+    if (timeout.isZero() || timeout.isNegative()) {
+      return statuses;
+    }
+    ObjectNode reason = JsonNodeFactory.instance.objectNode();
+    reason.put(
+        "reason",
+        "a status stream ends after " + timeout + " whatever it carried; reconnect to go on");
+    return statuses
+        .take(timeout)
+        .concatWith(
+            Mono.just(
+                ServerSentEvent.<String>builder().event("idle").data(reason.toString()).build()));
   }
 
   private Mono<JsonNode> current() {

@@ -16,6 +16,8 @@ import org.springframework.stereotype.Component;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -41,6 +43,7 @@ public class PaneHub implements PaneListener {
   static final Duration PROGRESS_INTERVAL = Duration.ofMillis(250);
 
   private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+  private final Sinks.Empty<Void> closedAll = Sinks.empty();
   private final Scheduler scheduler = Schedulers.parallel();
   private final PaneLogWatch watch;
   private final int pageSize;
@@ -161,9 +164,18 @@ public class PaneHub implements PaneListener {
     return out;
   }
 
-  /** Completes every subscriber of every pipeline, as when the service shuts down. */
+  /**
+   * Completes every subscriber of every pipeline, as when the service shuts down, and {@link
+   * #closedAll}.
+   */
   public void closeAll() {
+    closedAll.tryEmitEmpty();
     channels.keySet().forEach(this::close);
+  }
+
+  /** Completes when {@link #closeAll} ends every stream: other streams end then too. */
+  public Mono<Void> closedAll() {
+    return closedAll.asMono();
   }
 
   /**

@@ -16,7 +16,10 @@ import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.Disposable;
 
-/** Graceful shutdown does not wait for live pane streams, which never end by themselves. */
+/**
+ * Graceful shutdown does not wait for live pane streams nor status streams, which never end by
+ * themselves (the status stream did not end before issue 34).
+ */
 class GracefulShutdownTest {
 
   @Test
@@ -34,7 +37,8 @@ class GracefulShutdownTest {
         .retrieve()
         .toBodilessEntity()
         .block(Duration.ofSeconds(10));
-    CountDownLatch ended = new CountDownLatch(1);
+    CountDownLatch ended = new CountDownLatch(2);
+    CountDownLatch statusOpen = new CountDownLatch(1);
     Disposable stream =
         http.get()
             .uri("/pipelines/streamed/panes")
@@ -43,17 +47,27 @@ class GracefulShutdownTest {
             .bodyToFlux(String.class)
             .doFinally(signal -> ended.countDown())
             .subscribe();
+    Disposable status =
+        http.get()
+            .uri("/pipelines/status")
+            .accept(MediaType.TEXT_EVENT_STREAM)
+            .retrieve()
+            .bodyToFlux(String.class)
+            .doOnNext(event -> statusOpen.countDown())
+            .doFinally(signal -> ended.countDown())
+            .subscribe();
     try {
-      // An idle stream sends nothing before its first heartbeat; the hub knows it is there.
       PaneHub hub = app.getBean(PaneHub.class);
       await().atMost(Duration.ofSeconds(10)).until(() -> hub.subscriberCount("streamed") == 1);
+      assertThat(statusOpen.await(10, TimeUnit.SECONDS)).as("the status stream open").isTrue();
       long started = System.nanoTime();
       app.close();
       Duration took = Duration.ofNanos(System.nanoTime() - started);
-      assertThat(ended.await(5, TimeUnit.SECONDS)).as("the stream ended").isTrue();
+      assertThat(ended.await(5, TimeUnit.SECONDS)).as("both streams ended").isTrue();
       assertThat(took).isLessThan(Duration.ofSeconds(10));
     } finally {
       stream.dispose();
+      status.dispose();
       app.close(); // a second close does nothing; this one is for a test that failed before
     }
   }

@@ -18,7 +18,7 @@ import reactor.core.publisher.Sinks;
 
 /**
  * With security off: the per-pipeline cap on pane streams, the idle timeout that ends a stream
- * without panes, and CORS for the configured origin only.
+ * without panes (and every status stream), and CORS for the configured origin only.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -86,6 +86,23 @@ class StreamLimitsAndCorsTest {
     assertThat(events).isNotEmpty();
     assertThat(events.get(0).event()).isEqualTo("progress");
     assertThat(events).anyMatch(e -> "heartbeat".equals(e.comment()));
+    ServerSentEvent<String> last = events.get(events.size() - 1);
+    assertThat(last.event()).as("%s", events).isEqualTo("idle");
+    assertThat(last.data()).contains("reconnect");
+  }
+
+  /** Issue 34: a status stream, which always carries something, still ends at the timeout. */
+  @Test
+  void aStatusStreamEndsWithAnIdleEventAtTheTimeout() {
+    Http http = new Http(port);
+    List<ServerSentEvent<String>> events =
+        http.headers(HttpMethod.GET, "/pipelines/status")
+            .accept(MediaType.TEXT_EVENT_STREAM)
+            .retrieve()
+            .bodyToFlux(SSE)
+            .collectList()
+            .block(Duration.ofSeconds(20));
+    assertThat(events).extracting(ServerSentEvent::event).contains("status");
     ServerSentEvent<String> last = events.get(events.size() - 1);
     assertThat(last.event()).as("%s", events).isEqualTo("idle");
     assertThat(last.data()).contains("reconnect");
