@@ -90,12 +90,34 @@ public final class OwnedPartitions {
                 throw new PipelineGoneException(id.pipeline());
               }
               return opened(definition, id, partitionCount)
+                  .thenCompose(state -> stillDefined(id, state))
                   .thenCompose(
                       state ->
                           partitions
                               .partitionWatermarks(id.pipeline(), partitionCount)
                               .thenApply(others -> started(definition, id, state, others)));
             });
+  }
+
+  /**
+   * The state opened, if the pipeline is still defined. A delete between the registry's answer and
+   * the open drops the pipeline's meta first, and the open wrote it back: undone here, so that a
+   * deleted pipeline's state never comes back.
+   */
+  private CompletableFuture<PartitionState> stillDefined(Id id, PartitionState state) {
+    return registry
+        .find(id.pipeline())
+        .toFuture()
+        .thenCompose(
+            current ->
+                current != null
+                    ? CompletableFuture.completedFuture(state)
+                    : state
+                        .release()
+                        .thenCompose(
+                            v ->
+                                CompletableFuture.<PartitionState>failedFuture(
+                                    new PipelineGoneException(id.pipeline()))));
   }
 
   /**

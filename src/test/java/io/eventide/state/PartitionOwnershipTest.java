@@ -47,6 +47,28 @@ class PartitionOwnershipTest {
     TestRedis.delete(prefix);
   }
 
+  /**
+   * Issue 34: an open just after a delete's drop writes the pipeline's lineage back; releasing it
+   * takes that and the partition's meta away again, but never what another owner or lineage wrote.
+   */
+  @Test
+  void releasingAnOpenOfADeletedPipelineLeavesNoStateBehind() {
+    PartitionState opened = store.openPartition("gone", "L", 0, 2).join();
+    PartitionState earlier = store.openPartition("kept", "L", 1, 2).join();
+    PartitionState later = store.openPartition("kept", "L", 1, 2).join();
+    assertThat(TestRedis.keys(prefix + ":{gone}:*")).isNotEmpty();
+
+    opened.release().join();
+    earlier.release().join();
+
+    assertThat(TestRedis.keys(prefix + ":{gone}:*")).isEmpty();
+    // A later owner took partition 1 since: its meta stays. The pipeline's meta is of the released
+    // lineage and goes, so that owner's next commit is fenced as after a drop.
+    assertThat(TestRedis.keys(prefix + ":{kept}:shard:1:meta")).hasSize(1);
+    assertThatThrownBy(() -> later.commit(step("a", 1, 1)).join())
+        .hasCauseInstanceOf(CommitFencedException.class);
+  }
+
   @Test
   void aPartitionsNewOwnerFencesItsEarlierOwnerAndNoOther() {
     PartitionState first = store.openPartition("p", "L", 0, 2).join();

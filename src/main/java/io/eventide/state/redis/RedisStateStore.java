@@ -113,6 +113,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final RedisScript<Long> RELEASE =
       RedisScript.of(new ClassPathResource("redis/release.lua"), Long.class);
 
+  private static final RedisScript<Long> RELEASE_PARTITION =
+      RedisScript.of(new ClassPathResource("redis/release-partition.lua"), Long.class);
+
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> RESOLVE =
       RedisScript.of(new ClassPathResource("redis/resolve.lua"), List.class);
@@ -929,6 +932,10 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
 
   /** One partition's owner in cluster mode: its commits record the offset it has read to. */
   private final class RedisPartitionState extends RedisPipelineState implements PartitionState {
+    private final String pipeline;
+    private final String lineage;
+    private final String epoch;
+    private final int partition;
     private final long nextOffset;
     private final Map<String, Long> origins;
 
@@ -949,6 +956,10 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
           partition,
           List.of(shard),
           tracker);
+      this.pipeline = pipeline;
+      this.lineage = lineage;
+      this.epoch = epoch;
+      this.partition = partition;
       this.nextOffset = nextOffset;
       this.origins = Map.copyOf(origins);
     }
@@ -963,10 +974,20 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       return origins;
     }
 
-    /** The partition's meta holds its offset, which an undone open must not take with it. */
+    /**
+     * Undone only for a pipeline deleted meanwhile: its offset then goes with it, as the delete's
+     * drop would have taken it.
+     */
     @Override
     public CompletableFuture<Void> release() {
-      return CompletableFuture.completedFuture(null);
+      return strings
+          .execute(
+              RELEASE_PARTITION,
+              List.of(keys.meta(pipeline), keys.shardMeta(pipeline, partition)),
+              List.of(epoch, lineage))
+          .then()
+          .onErrorMap(RedisStateStore::unavailable)
+          .toFuture();
     }
   }
 

@@ -1,0 +1,103 @@
+package io.eventide.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eventide.core.IngestBounds;
+import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.PipelineLimits;
+import io.eventide.definition.Revision;
+import io.eventide.definition.json.PipelineParser;
+import io.eventide.definition.kafka.KafkaNamespace;
+import io.eventide.engine.ManualClock;
+import io.eventide.state.TestRedis;
+import io.eventide.state.memory.InMemoryPipelineRegistry;
+import io.eventide.state.redis.RedisStateStore;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Taking a partition over in cluster mode, against a real Redis. */
+class OwnedPartitionsTest {
+  private final String prefix = TestRedis.newKeyPrefix();
+  private final LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
+  private final RedisStateStore store =
+      new RedisStateStore(
+          factory,
+          TestRedis.outputProperties(),
+          TestRedis.stateProperties(prefix),
+          IngestBounds.DEFAULT,
+          TestRedis.marker(factory, prefix));
+
+  @AfterEach
+  void close() {
+    factory.destroy();
+    TestRedis.delete(prefix);
+  }
+
+  /**
+   * Issue 34: a DELETE whose drop lands between the registry's answer and the open took the
+   * pipeline's meta first, and the open wrote the lineage back: the deleted pipeline's state came
+   * back. Now the open reads the registry again and undoes itself.
+   */
+  @Test
+  void anOpenRacingADeleteLeavesNoStateOfTheDeletedPipeline() {
+    PipelineDefinition gone =
+        PipelineParser.parseNamed(
+                JsonMapper.shared()
+                    .readTree(
+                        "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"},"
+                            + " \"aggregate\": {\"type\": \"count\"}}"),
+                "gone",
+                KafkaNamespace.DEFAULT,
+                PipelineLimits.DEFAULT)
+            .withRevision(new Revision("lineage", 1));
+    InMemoryPipelineRegistry registry = new DeletedAfterFirstAnswer();
+    registry.replace(gone, null).block();
+    OwnedPartitions partitions = new OwnedPartitions(runtimes(registry), store, store, registry);
+
+    assertThatThrownBy(() -> partitions.open(new OwnedPartitions.Id("gone", 0), 2).join())
+        .isInstanceOf(CompletionException.class)
+        .hasCauseInstanceOf(PipelineGoneException.class);
+    assertThat(TestRedis.keys(prefix + ":{gone}:*")).isEmpty();
+  }
+
+  /** Answers a pipeline once, and a DELETE (the registry's, then the drop) lands right after. */
+  private final class DeletedAfterFirstAnswer extends InMemoryPipelineRegistry {
+    private final AtomicBoolean answered = new AtomicBoolean();
+
+    @Override
+    public Mono<PipelineDefinition> find(String name) {
+      return super.find(name)
+          .flatMap(
+              d ->
+                  answered.compareAndSet(false, true)
+                      ? delete(name).then(Mono.fromFuture(store.drop(name))).thenReturn(d)
+                      : Mono.just(d));
+    }
+  }
+
+  private RunningPipelines runtimes(InMemoryPipelineRegistry registry) {
+    Binder defaults = new Binder(new MapConfigurationPropertySource(Map.of()));
+    return new RunningPipelines(
+        defaults.bindOrCreate("eventide.runtime", RuntimeProperties.class),
+        defaults.bindOrCreate("eventide.ingest", IngestProperties.class),
+        new ManualClock(0),
+        List.of(),
+        List.of(),
+        List.of(),
+        store,
+        store,
+        registry,
+        new DefaultListableBeanFactory().getBeanProvider(ClusterIngest.class));
+  }
+}
