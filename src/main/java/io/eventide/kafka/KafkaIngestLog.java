@@ -21,6 +21,12 @@ import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -121,8 +127,10 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
 
   /**
    * Completes once every record is acknowledged. When some are not, the append fails: with "nothing
-   * logged" when none was, else with its outcome unknown (records of one request may span
-   * partitions, each acknowledged on its own).
+   * logged" when every record failed in a way that proves it never reached the log, else with its
+   * outcome unknown (records of one request may span partitions, each acknowledged on its own, and
+   * a record that timed out may be on the broker all the same: its acknowledgement is what was
+   * lost). Resending after "nothing logged" must never count an event twice.
    */
   @Override
   public CompletableFuture<Map<Integer, Long>> append(String pipeline, List<Entry> entries) {
@@ -135,6 +143,7 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
     String topic = names.eventTopic(pipeline);
     AtomicInteger pending = new AtomicInteger(entries.size());
     AtomicInteger failed = new AtomicInteger();
+    AtomicInteger mayBeLogged = new AtomicInteger();
     Runnable send =
         () -> {
           for (Entry e : entries) {
@@ -144,11 +153,14 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
                   (metadata, error) -> {
                     if (error == null) {
                       last.merge(metadata.partition(), metadata.offset(), Math::max);
+                    } else if (!neverLogged(error)) {
+                      mayBeLogged.incrementAndGet();
                     }
-                    settle(error, pending, failed, entries.size(), last, done);
+                    settle(error, pending, failed, mayBeLogged, entries.size(), last, done);
                   });
             } catch (RuntimeException error) {
-              settle(error, pending, failed, entries.size(), last, done);
+              // Refused before it was handed to the network.
+              settle(error, pending, failed, mayBeLogged, entries.size(), last, done);
             }
           }
         };
@@ -160,10 +172,24 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
     return done;
   }
 
+  /**
+   * Whether a failed record surely never reached the log: the broker or the producer refused it for
+   * what it is or where it goes. A timeout or a lost connection proves nothing.
+   */
+  static boolean neverLogged(Throwable error) {
+    return error instanceof RecordTooLargeException
+        || error instanceof RecordBatchTooLargeException
+        || error instanceof InvalidTopicException
+        || error instanceof AuthorizationException
+        || error instanceof SerializationException
+        || error instanceof InvalidRecordException;
+  }
+
   private static void settle(
       Throwable error,
       AtomicInteger pending,
       AtomicInteger failed,
+      AtomicInteger mayBeLogged,
       int total,
       Map<Integer, Long> last,
       CompletableFuture<Map<Integer, Long>> done) {
@@ -180,7 +206,7 @@ final class KafkaIngestLog implements IngestLog, AutoCloseable {
       Throwable cause =
           error != null ? error : new IllegalStateException(lost + " records were not logged");
       done.completeExceptionally(
-          lost == total
+          lost == total && mayBeLogged.get() == 0
               ? IngestLogException.notLogged(cause)
               : IngestLogException.unresolved(cause));
     }
