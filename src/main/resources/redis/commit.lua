@@ -91,26 +91,11 @@ local function call_chunked(command, key, items)
   end
 end
 
--- The results by key (KEYS[10]) hold every result's field under one score, so that members sort
--- by their bytes: '<key length, 8 hex digits><key><start, sortable><field>'. A key's windows are
--- then one lexicographic range, in the order of the results order restricted to the key, and a
--- read of one key (results.lua) touches only them. The length in front keeps a key apart from
--- every longer key it begins.
-local function sortable(number)
-  -- Zero-padded decimal sorts as bytes; a negative number's digits are complemented so that more
-  -- negative sorts first. The digits stay text: Lua's numbers would round beyond 2^53.
-  if string.sub(number, 1, 1) == '-' then
-    local digits = string.sub(number, 2)
-    return 'n' .. string.gsub(string.rep('0', 19 - #digits) .. digits, '%d',
-      function(d) return tostring(9 - tonumber(d)) end)
-  end
-  return 'p' .. string.rep('0', 19 - #number) .. number
-end
+-- A result's member of the results by key (KEYS[10]; results-by-key.lua, put in front of this).
 local function by_key(field)
   local at = string.find(field, '@[^@]*$')
   local slash = string.find(field, '/[^/]*$')
-  local key = string.sub(field, 1, at - 1)
-  return string.format('%08x', #key) .. key .. sortable(string.sub(field, at + 1, slash - 1))
+  return key_prefix(string.sub(field, 1, at - 1)) .. sortable(string.sub(field, at + 1, slash - 1))
     .. field
 end
 local function by_keys(fields)

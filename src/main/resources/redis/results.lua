@@ -11,7 +11,7 @@
 -- exactly where the last one ended even when that window has left the results since. A read
 -- costs what it returns and the windows it passes over between its bounds: a key's windows are
 -- one range of the results by key, and a window ending after 'from' starts at most the longest
--- window the results have held (the span) before it.
+-- window the results have held (the span) before it. results-by-key.lua is put in front of this.
 
 local order, results, byKey = KEYS[1], KEYS[2], KEYS[3]
 local after, to, limit = ARGV[1], tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -41,18 +41,8 @@ local function take(field)
   return #fields < limit + 1
 end
 
--- As commit.lua writes them.
-local function sortable(number)
-  if string.sub(number, 1, 1) == '-' then
-    local digits = string.sub(number, 2)
-    return 'n' .. string.gsub(string.rep('0', 19 - #digits) .. digits, '%d',
-      function(d) return tostring(9 - tonumber(d)) end)
-  end
-  return 'p' .. string.rep('0', 19 - #number) .. number
-end
-
 if key then
-  local prefix = string.format('%08x', #key) .. key
+  local prefix = key_prefix(key)
   local min = '[' .. prefix
   if after ~= '' and (lowest == nil or tonumber(ARGV[2]) >= lowest) then
     min = '(' .. prefix .. sortable(ARGV[2]) .. after
