@@ -30,6 +30,16 @@ end
 local visited, fields = 0, {}
 local CHUNK = 1000
 
+-- Whether a sorts before b byte by byte, as the sorted sets order their members.
+local function bytes_before(a, b)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
 -- Takes the fields of a run of the index that match; false once past 'to' or the page is full.
 local function take(field)
   local at = string.find(field, '@[^@]*$')
@@ -71,16 +81,23 @@ else
   end
   if after ~= '' then
     local r = redis.call('ZRANK', order, after)
-    if r then
-      rank = math.max(rank, r + 1)
-    else
-      local counted = redis.call('ZCOUNT', order, '-inf', '(' .. ARGV[2])
-      for _, m in ipairs(redis.call('ZRANGEBYSCORE', order, ARGV[2], ARGV[2])) do
+    if not r then
+      -- The window has left the results: the first member of its score that sorts after it, by
+      -- a binary search over ranks (Lua's '<' on strings follows the locale, not the bytes).
+      local low = redis.call('ZCOUNT', order, '-inf', '(' .. ARGV[2])
+      local high = redis.call('ZCOUNT', order, '-inf', ARGV[2])
+      while low < high do
+        local mid = math.floor((low + high) / 2)
         visited = visited + 1
-        if m < after then counted = counted + 1 end
+        if bytes_before(redis.call('ZRANGE', order, mid, mid)[1], after) then
+          low = mid + 1
+        else
+          high = mid
+        end
       end
-      rank = math.max(rank, counted)
+      r = low - 1
     end
+    rank = math.max(rank, r + 1)
   end
   local chunk = math.min(CHUNK, limit + 1)
   local going = true

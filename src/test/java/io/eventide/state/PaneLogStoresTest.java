@@ -319,6 +319,21 @@ class PaneLogStoresTest {
     assertThat(lateOfOne.next()).isEqualTo(new KeyedWindow("k7", 8 * 60_000L, 9 * 60_000L));
     assertThat(outputs.resultsVisited() - before).isLessThanOrEqualTo(3);
 
+    // After a window that has left the results, among 100 windows of its start.
+    before = outputs.resultsVisited();
+    OutputStore.ResultsPage afterGone =
+        outputs
+            .results(
+                "indexed",
+                null,
+                Long.MIN_VALUE,
+                Long.MAX_VALUE,
+                new KeyedWindow("k50x", 9 * 60_000L, 10 * 60_000L),
+                1)
+            .block();
+    assertThat(afterGone.records()).hasSize(1);
+    assertThat(outputs.resultsVisited() - before).isLessThanOrEqualTo(12);
+
     // A snapshot page of one key reads that key's windows, from after the cursor.
     before = outputs.resultsVisited();
     OutputStore.Snapshot snapshot =
@@ -372,6 +387,39 @@ class PaneLogStoresTest {
         after = p.next();
       } while (after != null);
       assertThat(paged).as("key %s from %d to %d", key, from, to).isEqualTo(expected);
+    }
+    // After windows that are no results, in the store's order.
+    List<KeyedWindow> windows =
+        all.stream().map(r -> new KeyedWindow(r.get("key").asString(), start(r), end(r))).toList();
+    assertThat(windows).isSortedAccordingTo(outputs.windowOrder());
+    for (int q = 0; q < 30; q++) {
+      KeyedWindow gone =
+          new KeyedWindow(
+              keys.get(random.nextInt(keys.size())) + "~",
+              60_000L * (random.nextInt(40) - 10),
+              60_000L * random.nextInt(40));
+      List<String> expected =
+          all.stream()
+              .filter(
+                  r ->
+                      outputs
+                              .windowOrder()
+                              .compare(
+                                  new KeyedWindow(r.get("key").asString(), start(r), end(r)), gone)
+                          > 0)
+              .limit(5)
+              .map(JsonNode::toString)
+              .toList();
+      assertThat(
+              outputs
+                  .results("filtered", null, Long.MIN_VALUE, Long.MAX_VALUE, gone, 5)
+                  .block()
+                  .records()
+                  .stream()
+                  .map(JsonNode::toString)
+                  .toList())
+          .as("after %s", gone)
+          .isEqualTo(expected);
     }
     // The snapshot in pages is every result once, in the same order.
     List<String> snapshot = new ArrayList<>();
