@@ -159,13 +159,26 @@ local records, indexes, order, byKey = {}, {}, {}, {}
 -- less than that before it, which bounds where a read for windows ending after a time begins.
 local span = tonumber(redis.call('GET', KEYS[11]) or '0')
 local longest = span
+local function length(field)
+  local at = string.find(field, '@[^@]*$')
+  local slash = string.find(field, '/[^/]*$')
+  return tonumber(string.sub(field, slash + 1)) - tonumber(string.sub(field, at + 1, slash - 1))
+end
+-- Results an earlier version wrote have no results by key yet (the two hold the same windows
+-- otherwise): the first commit that finds them so indexes them, once.
+if redis.call('EXISTS', KEYS[10]) == 0 then
+  local held = redis.call('ZRANGE', KEYS[5], 0, -1)
+  for i = 1, #held do
+    byKey[#byKey + 1] = 0; byKey[#byKey + 1] = by_key(held[i])
+    longest = math.max(longest, length(held[i]))
+  end
+end
 for field, p in pairs(winners) do
   records[#records + 1] = field; records[#records + 1] = panes[p + 7]
   indexes[#indexes + 1] = field; indexes[#indexes + 1] = panes[p + 1]
   order[#order + 1] = panes[p + 2]; order[#order + 1] = field
   byKey[#byKey + 1] = 0; byKey[#byKey + 1] = by_key(field)
-  local slash = string.find(field, '/[^/]*$')
-  longest = math.max(longest, tonumber(string.sub(field, slash + 1)) - tonumber(panes[p + 2]))
+  longest = math.max(longest, length(field))
 end
 call_chunked('HSET', KEYS[3], records)
 call_chunked('HSET', KEYS[4], indexes)
