@@ -3,8 +3,8 @@
 --
 -- KEYS: 1 the owner's meta (the pipeline's meta when one process owns the pipeline, the
 --       partition's shard meta in cluster mode), 2 the pipeline's meta, 3 results, 4 results index,
---       5 results order, 6 pane log, 7 dead letters, 8 receipts, 9 receipts by time, then three
---       per shard section: keys, ids, shard meta.
+--       5 results order, 6 pane log, 7 dead letters, 8 receipts, 9 receipts by time, 10 results by
+--       key, 11 results span, then three per shard section: keys, ids, shard meta.
 -- ARGV: 1 owner epoch, 2 the commit's sequence number under that epoch, 3 pane log max length,
 --       4 dead letters max length, 5 results max count, 6 tracker state ('' when unchanged),
 --       7 ids max count per shard, 8 the lineage the owner opened, 9 the partition's next offset,
@@ -93,9 +93,22 @@ local function call_chunked(command, key, items)
   end
 end
 
+-- A result's member of the results by key (KEYS[10]; results-by-key.lua, put in front of this).
+local function by_key(field)
+  local at = string.find(field, '@[^@]*$')
+  local slash = string.find(field, '/[^/]*$')
+  return key_prefix(string.sub(field, 1, at - 1)) .. sortable(string.sub(field, at + 1, slash - 1))
+    .. field
+end
+local function by_keys(fields)
+  local members = {}
+  for i = 1, #fields do members[i] = by_key(fields[i]) end
+  return members
+end
+
 local a = 17
 for s = 0, tonumber(ARGV[15]) - 1 do
-  local keys, ids, meta = KEYS[10 + 3 * s], KEYS[11 + 3 * s], KEYS[12 + 3 * s]
+  local keys, ids, meta = KEYS[12 + 3 * s], KEYS[13 + 3 * s], KEYS[14 + 3 * s]
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
   call_chunked('HSET', keys, cmsgpack.unpack(ARGV[a]))
   call_chunked('HDEL', keys, cmsgpack.unpack(ARGV[a + 1]))
@@ -143,15 +156,39 @@ for i = 1, n do
     winners[field] = p
   end
 end
-local records, indexes, order = {}, {}, {}
+local records, indexes, order, byKey = {}, {}, {}, {}
+-- The longest window the results have held (KEYS[11]): a window that ends after a time starts
+-- less than that before it, which bounds where a read for windows ending after a time begins.
+local span = tonumber(redis.call('GET', KEYS[11]) or '0')
+local longest = span
+local function length(field)
+  local at = string.find(field, '@[^@]*$')
+  local slash = string.find(field, '/[^/]*$')
+  return tonumber(string.sub(field, slash + 1)) - tonumber(string.sub(field, at + 1, slash - 1))
+end
+-- Results an earlier version wrote have no results by key yet (the two hold the same windows
+-- otherwise): the first commit that finds them so indexes them, once.
+if redis.call('EXISTS', KEYS[10]) == 0 then
+  local held = redis.call('ZRANGE', KEYS[5], 0, -1)
+  for i = 1, #held do
+    byKey[#byKey + 1] = 0; byKey[#byKey + 1] = by_key(held[i])
+    longest = math.max(longest, length(held[i]))
+  end
+end
 for field, p in pairs(winners) do
   records[#records + 1] = field; records[#records + 1] = panes[p + 7]
   indexes[#indexes + 1] = field; indexes[#indexes + 1] = panes[p + 1]
   order[#order + 1] = panes[p + 2]; order[#order + 1] = field
+  byKey[#byKey + 1] = 0; byKey[#byKey + 1] = by_key(field)
+  longest = math.max(longest, length(field))
 end
 call_chunked('HSET', KEYS[3], records)
 call_chunked('HSET', KEYS[4], indexes)
 call_chunked('ZADD', KEYS[5], order)
+call_chunked('ZADD', KEYS[10], byKey)
+if longest > span then
+  redis.call('SET', KEYS[11], string.format('%.0f', longest))
+end
 -- A session merged into another is no window of its own any more: its result goes, and the pane
 -- log tells its readers so, after the commit's panes as the results see it.
 local mergedAway = cmsgpack.unpack(ARGV[a]); a = a + 1
@@ -186,6 +223,7 @@ end
 call_chunked('HDEL', KEYS[3], merged)
 call_chunked('HDEL', KEYS[4], merged)
 call_chunked('ZREM', KEYS[5], merged)
+call_chunked('ZREM', KEYS[10], by_keys(merged))
 local over = redis.call('ZCARD', KEYS[5]) - tonumber(ARGV[5])
 if over > 0 then
   -- Past the limit, the windows that start earliest are forgotten first.
@@ -196,6 +234,7 @@ if over > 0 then
   end
   call_chunked('HDEL', KEYS[3], names)
   call_chunked('HDEL', KEYS[4], names)
+  call_chunked('ZREM', KEYS[10], by_keys(names))
 end
 
 local deadLetters = cmsgpack.unpack(ARGV[a])

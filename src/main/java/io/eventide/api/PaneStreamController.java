@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -46,6 +47,7 @@ import tools.jackson.databind.node.ObjectNode;
 @RequestMapping(path = "/pipelines")
 class PaneStreamController {
   private static final String IDLE = "idle";
+
   private static final MediaType EVENT_STREAM =
       new MediaType(MediaType.TEXT_EVENT_STREAM, StandardCharsets.UTF_8);
 
@@ -116,7 +118,14 @@ class PaneStreamController {
                                 () -> Mono.fromFuture(() -> runtimes.finalThrough(found.getT1()));
                             Flux<byte[]> events =
                                 stream(
-                                        items(name, filter, snapshot, lastEventId, log, progress)
+                                        items(
+                                                name,
+                                                key,
+                                                filter,
+                                                snapshot,
+                                                lastEventId,
+                                                log,
+                                                progress)
                                             .map(SseFrames::of))
                                     .doFinally(signal -> release.run());
                             response.getHeaders().setContentType(EVENT_STREAM);
@@ -157,12 +166,14 @@ class PaneStreamController {
   /**
    * What a pane stream carries: after a Last-Event-ID, the log from there (a reconnecting
    * EventSource sends one, so a snapshot stream that was past its snapshot resumes without one);
-   * with {@code snapshot}, every matching window's result and the log after the position they
-   * reflect; else the log from its end. Each opens with the pipeline's progress: a snapshot's
-   * results are final as of the progress read before them, which the stream sends first.
+   * with {@code snapshot}, every matching window's result, read in pages, and the log after the
+   * position the first page reflects; else the log from its end. Each opens with the pipeline's
+   * progress: a snapshot's results are final as of the progress read before them, which the stream
+   * sends first.
    */
   private Flux<PaneStreamItem> items(
       String name,
+      String key,
       Predicate<PaneEvent> filter,
       boolean snapshot,
       String lastEventId,
@@ -177,33 +188,67 @@ class PaneStreamController {
     }
     return progress
         .finalThrough()
-        .zipWhen(through -> store.snapshot(name))
         .flatMapMany(
-            read -> {
-              long through = read.getT1();
-              OutputStore.Snapshot s = read.getT2();
-              ArrayDeque<PaneEvent> windows =
-                  s.windows().stream()
-                      .map(item -> Finality.asOf(item, through))
-                      .filter(filter)
-                      .collect(toCollection(ArrayDeque::new));
-              int count = windows.size();
-              PaneStreamItem opening =
-                  new PaneStreamItem.Entries(
-                      List.of(
-                          PaneEvent.progress(s.position(), PaneRecords.progress(name, through))));
-              return Flux.<PaneStreamItem>generate(
+            through ->
+                store
+                    .snapshot(name, key, null, properties.ssePageSize())
+                    .flatMapMany(
+                        first -> snapshot(name, key, first, through, filter, log, progress)));
+  }
+
+  /**
+   * A snapshot from its first page on, each page read only once the one before has been sent (a
+   * stream holds one page), then the log from the first page's position, which every item carries.
+   * A window that changed while later pages were read shows its newer result; the log's entries
+   * that its page already reflects are skipped ({@link SnapshotPages}).
+   */
+  private Flux<PaneStreamItem> snapshot(
+      String name,
+      String key,
+      OutputStore.Snapshot first,
+      long through,
+      Predicate<PaneEvent> filter,
+      PaneLogReader log,
+      ProgressReader progress) {
+    String position = first.position();
+    AtomicInteger count = new AtomicInteger();
+    SnapshotPages pages = new SnapshotPages(store.windowOrder());
+    PaneStreamItem opening =
+        new PaneStreamItem.Entries(
+            List.of(PaneEvent.progress(position, PaneRecords.progress(name, through))));
+    Flux<PaneStreamItem> windows =
+        Mono.just(first)
+            .expand(
+                page ->
+                    page.next() == null
+                        ? Mono.empty()
+                        : store.snapshot(name, key, page.next(), properties.ssePageSize()))
+            // No prefetch: the next page is asked for once this one's windows are sent.
+            .concatMap(
+                page -> {
+                  ArrayDeque<PaneEvent> matching =
+                      page.windows().stream()
+                          .map(item -> Finality.asOf(item.asOf(position), through))
+                          .filter(filter)
+                          .collect(toCollection(ArrayDeque::new));
+                  count.addAndGet(matching.size());
+                  pages.read(page);
+                  return Flux.<PaneStreamItem>generate(
                       sink -> {
-                        if (windows.isEmpty()) {
+                        if (matching.isEmpty()) {
                           sink.complete();
                         } else {
-                          sink.next(PaneStreamItem.Entries.next(windows));
+                          sink.next(PaneStreamItem.Entries.next(matching));
                         }
-                      })
-                  .startWith(opening)
-                  .concatWith(Mono.just(new PaneStreamItem.SnapshotEnd(s.position(), count)))
-                  .concatWith(hub.subscribe(name, s.position(), filter, log, progress, through));
-            });
+                      });
+                },
+                0);
+    return windows
+        .startWith(opening)
+        .concatWith(Mono.fromSupplier(() -> new PaneStreamItem.SnapshotEnd(position, count.get())))
+        .concatWith(
+            hub.subscribe(
+                name, position, filter.and(e -> !pages.reflects(e)), log, progress, through));
   }
 
   /** An event stream with heartbeats and the idle timeout, ending when {@code events} ends. */

@@ -117,8 +117,14 @@ public final class ShardCore {
     return committedWatermark;
   }
 
-  public List<WindowSnapshot> explain(String key) {
-    return engine.explain(key);
+  /**
+   * At most {@code limit} open windows of {@code key} (of every key when null) in key and window
+   * order, after the window {@code after} (null: from the first).
+   */
+  public List<WindowSnapshot> explain(String key, KeyedWindow after, int limit) {
+    return after == null
+        ? engine.explain(key, null, null, limit)
+        : engine.explain(key, after.key(), new Window(after.start(), after.end()), limit);
   }
 
   public long outputWatermark() {

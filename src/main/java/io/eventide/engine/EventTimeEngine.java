@@ -6,6 +6,7 @@ import io.eventide.engine.aggregate.NamedAggregates;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * Runs Beam's windowing model for a set of keys: assigns elements to windows, merges sessions,
@@ -150,47 +151,83 @@ public final class EventTimeEngine {
 
   /** The open windows of {@code key}, or of every key when it is null, ordered by key and start. */
   public List<WindowSnapshot> explain(String key) {
-    List<WindowSnapshot> out = new ArrayList<>();
-    if (key != null) {
-      KeyState k = keys.get(key);
-      if (k != null) {
-        explain(k, out);
+    return explain(key, null, null, Integer.MAX_VALUE);
+  }
+
+  /**
+   * At most {@code limit} open windows of {@code key} (every key when it is null) in key and window
+   * order, after the window {@code afterWindow} of {@code afterKey} (null: from the first). Only
+   * the windows returned are described: a page costs a pass over the keys and what it returns.
+   */
+  public List<WindowSnapshot> explain(String key, String afterKey, Window afterWindow, int limit) {
+    // The first keys after afterKey, each with a window at least: no more keys than windows.
+    PriorityQueue<KeyState> latestFirst =
+        new PriorityQueue<>(Math.min(limit, 64), (a, b) -> b.key.compareTo(a.key));
+    KeyState continued = null;
+    for (KeyState k : key == null ? keys.all() : single(keys.get(key))) {
+      int c = afterKey == null ? 1 : k.key.compareTo(afterKey);
+      if (k.windows == null || c < 0) {
+        continue;
       }
-    } else {
-      for (KeyState k : keys.all()) {
-        explain(k, out);
+      if (c == 0) {
+        continued = k;
+        continue;
+      }
+      latestFirst.add(k);
+      if (latestFirst.size() > limit) {
+        latestFirst.poll();
       }
     }
-    out.sort(
-        java.util.Comparator.comparing(WindowSnapshot::key).thenComparing(WindowSnapshot::window));
+    List<KeyState> chosen = new ArrayList<>(latestFirst);
+    chosen.sort((a, b) -> a.key.compareTo(b.key));
+    if (continued != null) {
+      chosen.add(0, continued);
+    }
+    List<WindowSnapshot> out = new ArrayList<>();
+    for (KeyState k : chosen) {
+      List<WindowState> windows = new ArrayList<>();
+      for (WindowState ws = k.windows; ws != null; ws = ws.next) {
+        if (k != continued || ws.window().compareTo(afterWindow) > 0) {
+          windows.add(ws);
+        }
+      }
+      windows.sort((a, b) -> a.window().compareTo(b.window()));
+      for (WindowState ws : windows) {
+        if (out.size() == limit) {
+          return out;
+        }
+        out.add(explain(k, ws));
+      }
+    }
     return out;
   }
 
-  private void explain(KeyState k, List<WindowSnapshot> out) {
-    for (WindowState ws = k.windows; ws != null; ws = ws.next) {
-      boolean closed = machine.isClosed(ws);
-      StringBuilder progress = new StringBuilder();
-      if (closed) {
-        progress
-            .append("finished; later elements are dropped until ")
-            .append(TriggerNode.time(gcTime(ws)));
-      } else {
-        machine.root.describe(ws, env, progress);
-      }
-      out.add(
-          new WindowSnapshot(
-              k.key,
-              ws.window(),
-              ws.elementCount,
-              ws.nonEmpty,
-              ws.lastPaneIndex() + 1,
-              closed,
-              ws.accumulator == null ? null : aggregate.extract(ws.accumulator),
-              progress.toString(),
-              ws.maxTimestamp(),
-              gcTime(ws),
-              inputWatermark));
+  private static List<KeyState> single(KeyState k) {
+    return k == null ? List.of() : List.of(k);
+  }
+
+  private WindowSnapshot explain(KeyState k, WindowState ws) {
+    boolean closed = machine.isClosed(ws);
+    StringBuilder progress = new StringBuilder();
+    if (closed) {
+      progress
+          .append("finished; later elements are dropped until ")
+          .append(TriggerNode.time(gcTime(ws)));
+    } else {
+      machine.root.describe(ws, env, progress);
     }
+    return new WindowSnapshot(
+        k.key,
+        ws.window(),
+        ws.elementCount,
+        ws.nonEmpty,
+        ws.lastPaneIndex() + 1,
+        closed,
+        ws.accumulator == null ? null : aggregate.extract(ws.accumulator),
+        progress.toString(),
+        ws.maxTimestamp(),
+        gcTime(ws),
+        inputWatermark);
   }
 
   public int keyCount() {

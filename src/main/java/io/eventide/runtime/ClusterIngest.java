@@ -3,6 +3,7 @@ package io.eventide.runtime;
 import io.eventide.core.IncomingEvent;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
+import io.eventide.core.KeyedWindow;
 import io.eventide.core.PartitionWatermarks;
 import io.eventide.core.PipelineCore;
 import io.eventide.core.RenderBudget;
@@ -10,6 +11,7 @@ import io.eventide.core.ShardCore;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.core.WatermarkMode;
 import io.eventide.core.WatermarkTracker;
+import io.eventide.core.WindowPages;
 import io.eventide.core.read.EventTexts;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.engine.ProcessingClock;
@@ -21,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -123,7 +124,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
    * read from the store: any replica can look into any partition.
    */
   public CompletableFuture<List<WindowSnapshot>> explain(
-      PipelineDefinition definition, String key) {
+      PipelineDefinition definition, String key, KeyedWindow after, int limit) {
     String name = definition.name();
     return log.partitions(name)
         .thenCompose(
@@ -132,7 +133,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                 int p = reader(definition, n).core.shardOf(key);
                 return store
                     .readPartition(name, p, key)
-                    .thenApply(shard -> explain(definition, p, shard, key));
+                    .thenApply(shard -> explain(definition, p, shard, key, after, limit));
               }
               List<CompletableFuture<List<WindowSnapshot>>> parts = new ArrayList<>(n);
               for (int p = 0; p < n; p++) {
@@ -140,26 +141,27 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                 parts.add(
                     store
                         .readPartition(name, p, null)
-                        .thenApply(shard -> explain(definition, partition, shard, null)));
+                        .thenApply(
+                            shard -> explain(definition, partition, shard, null, after, limit)));
               }
               return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
                   .thenApply(
-                      v -> {
-                        List<WindowSnapshot> all = new ArrayList<>();
-                        parts.forEach(part -> all.addAll(part.join()));
-                        all.sort(
-                            Comparator.comparing(WindowSnapshot::key)
-                                .thenComparing(WindowSnapshot::window));
-                        return all;
-                      });
+                      v ->
+                          WindowPages.first(
+                              parts.stream().map(CompletableFuture::join).toList(), limit));
             });
   }
 
   /** The windows a committed shard holds, decoded by a shard core built to look only. */
   private List<WindowSnapshot> explain(
-      PipelineDefinition definition, int partition, ShardSnapshot shard, String key) {
+      PipelineDefinition definition,
+      int partition,
+      ShardSnapshot shard,
+      String key,
+      KeyedWindow after,
+      int limit) {
     return new ShardCore(partition, definition, clock, false, shard, bounds, RenderBudget.UNBOUNDED)
-        .explain(key);
+        .explain(key, after, limit);
   }
 
   private WatermarkView view(PipelineDefinition definition, List<PartitionWatermark> partitions) {

@@ -4,6 +4,7 @@ import io.eventide.core.DeadLetter;
 import io.eventide.core.IncomingEvent;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
+import io.eventide.core.KeyedWindow;
 import io.eventide.core.PartitionWatermarks;
 import io.eventide.core.PipelineCore;
 import io.eventide.core.RenderBudget;
@@ -12,6 +13,7 @@ import io.eventide.core.ShardOps;
 import io.eventide.core.ShardStep;
 import io.eventide.core.WatermarkMode;
 import io.eventide.core.WatermarkTracker;
+import io.eventide.core.WindowPages;
 import io.eventide.core.read.EventTexts;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.engine.ProcessingClock;
@@ -24,7 +26,6 @@ import io.eventide.state.PipelineState;
 import io.eventide.state.Receipt;
 import io.eventide.state.UnreplicatedCommitException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -335,24 +336,21 @@ public final class PipelineRuntime implements PipelineInput {
             });
   }
 
-  /** The open windows of a key (or of every key), for "why hasn't my window fired?". */
-  public CompletableFuture<List<WindowSnapshot>> explain(String key) {
+  /**
+   * A page of the open windows of a key (or of every key), for "why hasn't my window fired?": at
+   * most {@code limit} in key and window order after {@code after} (null: from the first).
+   */
+  public CompletableFuture<List<WindowSnapshot>> explain(String key, KeyedWindow after, int limit) {
     if (key != null) {
-      return shards[core.shardOf(key)].explain(key);
+      return shards[core.shardOf(key)].explain(key, after, limit);
     }
     List<CompletableFuture<List<WindowSnapshot>>> parts = new ArrayList<>();
     for (Shard s : shards) {
-      parts.add(s.explain(null));
+      parts.add(s.explain(null, after, limit));
     }
     return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
         .thenApply(
-            v -> {
-              List<WindowSnapshot> all = new ArrayList<>();
-              parts.forEach(p -> all.addAll(p.join()));
-              all.sort(
-                  Comparator.comparing(WindowSnapshot::key).thenComparing(WindowSnapshot::window));
-              return all;
-            });
+            v -> WindowPages.first(parts.stream().map(CompletableFuture::join).toList(), limit));
   }
 
   public CompletableFuture<Integer> openWindows() {

@@ -3,6 +3,7 @@ package io.eventide.runtime;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
+import io.eventide.core.KeyedWindow;
 import io.eventide.core.PipelineCore;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.PipelineRegistry;
@@ -290,17 +291,18 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
   }
 
   /**
-   * The open windows of a pipeline; none when it is not running. Reading never starts a runtime, so
-   * that a dashboard looking in does not make a later redefinition need a reset. In cluster mode,
-   * as the partitions' owners last committed them.
+   * A page of the open windows of a pipeline (see {@link PipelineRuntime#explain}); none when it is
+   * not running. Reading never starts a runtime, so that a dashboard looking in does not make a
+   * later redefinition need a reset. In cluster mode, as the partitions' owners last committed
+   * them.
    */
   public CompletableFuture<List<WindowSnapshot>> explain(
-      PipelineDefinition definition, String key) {
+      PipelineDefinition definition, String key, KeyedWindow after, int limit) {
     if (cluster != null) {
-      return cluster.explain(definition, key);
+      return cluster.explain(definition, key, after, limit);
     }
     PipelineRuntime r = find(definition.name());
-    return r == null ? CompletableFuture.completedFuture(List.of()) : r.explain(key);
+    return r == null ? CompletableFuture.completedFuture(List.of()) : r.explain(key, after, limit);
   }
 
   /**

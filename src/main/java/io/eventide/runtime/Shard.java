@@ -1,6 +1,7 @@
 package io.eventide.runtime;
 
 import io.eventide.core.IncomingEvent;
+import io.eventide.core.KeyedWindow;
 import io.eventide.core.ShardCore;
 import io.eventide.core.ShardStep;
 import io.eventide.engine.WindowSnapshot;
@@ -39,8 +40,8 @@ final class Shard {
     return submit(core::fireProcessingTimers);
   }
 
-  CompletableFuture<List<WindowSnapshot>> explain(String key) {
-    return submit(() -> core.explain(key));
+  CompletableFuture<List<WindowSnapshot>> explain(String key, KeyedWindow after, int limit) {
+    return submit(() -> core.explain(key, after, limit));
   }
 
   CompletableFuture<Long> outputWatermark() {

@@ -10,8 +10,8 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Limits of the in-process outputs.
  *
- * @param ssePageSize pane log entries a pane stream reads at once: what one subscriber holds at
- *     most
+ * @param ssePageSize pane log entries, and windows of a snapshot, that a pane stream reads at once:
+ *     what one subscriber holds at most
  * @param ssePoll how often a pane stream that has read everything looks at the log for entries
  *     nothing announced: a safety net, since commits of this process and (with Redis state) the
  *     pane log watch wake the streams

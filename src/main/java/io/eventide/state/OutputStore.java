@@ -3,6 +3,7 @@ package io.eventide.state;
 import io.eventide.core.KeyedWindow;
 import io.eventide.sink.PaneEvent;
 import io.eventide.sink.PaneLogs;
+import java.util.Comparator;
 import java.util.List;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -16,7 +17,9 @@ public interface OutputStore extends PaneLogs {
   /**
    * A page of the latest pane per window as records, in the store's window order, optionally for
    * one key and windows that overlap {@code [from, to)}, starting after the window {@code after}
-   * (null: from the first).
+   * (null: from the first). A read goes through the windows of its key only, and from the first
+   * that can end after {@code from} (one starting at most the longest window held before it): what
+   * it visits beyond what it returns are the windows between those bounds that the filters refuse.
    */
   Mono<ResultsPage> results(
       String pipeline, String key, long from, long to, KeyedWindow after, int limit);
@@ -33,17 +36,27 @@ public interface OutputStore extends PaneLogs {
   Mono<List<JsonNode>> deadLetters(String pipeline, int limit);
 
   /**
-   * Every window's latest pane together with the pane log position they reflect, read at one
-   * moment: the log's entries after that position are exactly the changes since.
+   * A page of the windows' latest panes (optionally of one key) in the store's window order after
+   * {@code after} (null: from the first), together with the pane log position they reflect, read at
+   * one moment: the log's entries after that position are exactly the changes since.
    */
-  Mono<Snapshot> snapshot(String pipeline);
+  Mono<Snapshot> snapshot(String pipeline, String key, KeyedWindow after, int limit);
+
+  /** The order pages of results and snapshots come in. */
+  Comparator<KeyedWindow> windowOrder();
+
+  /**
+   * How many stored windows results and snapshot reads have gone through since the store started,
+   * those they returned included: what reads cost.
+   */
+  long resultsVisited();
 
   /** A page of results, and the window to continue after when there may be more (else null). */
   record ResultsPage(List<JsonNode> records, KeyedWindow next) {}
 
   /**
-   * The windows' results (as snapshot items carrying {@code position}) as of the log's {@code
-   * position}.
+   * A page of the windows' results (as snapshot items carrying {@code position}) as of the log's
+   * {@code position}, and the window to continue after when there may be more (else null).
    */
-  record Snapshot(String position, List<PaneEvent> windows) {}
+  record Snapshot(String position, List<PaneEvent> windows, KeyedWindow next) {}
 }

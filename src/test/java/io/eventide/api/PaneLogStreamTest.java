@@ -110,9 +110,15 @@ class PaneLogStreamTest {
    */
   @Test
   void aSnapshotThenItsChangesUnderConcurrentIngestionHaveNoGapAndNoDuplicate() throws Exception {
-    LiveApi api = LiveApi.on(port);
+    snapshotUnderConcurrentIngestion(LiveApi.on(port), 20);
+  }
+
+  /**
+   * The scenario above for {@code keys} keys, six minutes each: with more windows than a pane
+   * stream reads at once, the snapshot is read in pages while the producer writes.
+   */
+  static void snapshotUnderConcurrentIngestion(LiveApi api, int keys) throws Exception {
     api.define("snapshotted", ACCUMULATING_EARLY);
-    int keys = 20;
     int minutes = 6;
     int rounds = minutes * 5;
     Map<String, Double> sums = new HashMap<>();

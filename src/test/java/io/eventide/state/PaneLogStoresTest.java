@@ -29,6 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The read side that pane streams use, the same in both stores: the log in pages with its trimmed
@@ -164,7 +165,7 @@ class PaneLogStoresTest {
                     List.of(gone),
                     List.of()))
             .join();
-    OutputStore.Snapshot snapshot = outputs.snapshot("merged").block();
+    OutputStore.Snapshot snapshot = outputs.snapshot("merged", null, null, 100).block();
     List<PaneEvent> log = outputs.panesAfter("merged", LogPage.START, 100).block().entries();
     assertThat(log)
         .extracting(PaneEvent::kind)
@@ -295,12 +296,185 @@ class PaneLogStoresTest {
             .records();
     // The earliest windows went past the limit, the merged one is gone; each holds its last pane.
     assertThat(kept).hasSize(OUTPUTS.resultsPerPipeline() - 1);
+    // The key's own index forgot them too, and a read of the key visits only what is kept.
+    long visited = outputs.resultsVisited();
+    assertThat(
+            outputs
+                .results("kept", "k", Long.MIN_VALUE, Long.MAX_VALUE, null, 10 * windows)
+                .block()
+                .records())
+        .isEqualTo(kept);
+    assertThat(outputs.resultsVisited() - visited).isEqualTo(kept.size());
     for (int i = 0; i < kept.size(); i++) {
       long start = 60_000L * (windows - OUTPUTS.resultsPerPipeline() + i);
       assertThat(kept.get(i).at("/window/start").asString())
           .isEqualTo(java.time.Instant.ofEpochMilli(start).toString().replace("Z", ".000Z"));
       assertThat(kept.get(i).at("/pane/index").asInt()).isEqualTo(3);
     }
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aReadOfOneKeyOrOfLateWindowsGoesThroughLittleMoreThanWhatItReturns(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("indexed", "lineage", 1).join();
+    // As many results as the store keeps: 100 keys of 10 minutes each.
+    List<RenderedPane> panes = new ArrayList<>();
+    for (int w = 0; w < 10; w++) {
+      for (int k = 0; k < 100; k++) {
+        panes.add(rendered(new Window(60_000L * w, 60_000L * (w + 1)), "k" + k, 0, false));
+      }
+    }
+    state.commit(commit(panes, List.of())).join();
+
+    long before = outputs.resultsVisited();
+    OutputStore.ResultsPage one =
+        outputs.results("indexed", "k7", Long.MIN_VALUE, Long.MAX_VALUE, null, 100).block();
+    assertThat(one.records()).extracting(r -> r.get("key").asString()).containsOnly("k7");
+    assertThat(one.records()).hasSize(10);
+    assertThat(outputs.resultsVisited() - before).isLessThanOrEqualTo(11);
+
+    before = outputs.resultsVisited();
+    OutputStore.ResultsPage late =
+        outputs.results("indexed", null, 9 * 60_000L, Long.MAX_VALUE, null, 1000).block();
+    assertThat(late.records())
+        .hasSize(100)
+        .allSatisfy(r -> assertThat(r.at("/window/start").asString()).contains("T00:09"));
+    assertThat(outputs.resultsVisited() - before).isLessThanOrEqualTo(101);
+
+    before = outputs.resultsVisited();
+    OutputStore.ResultsPage lateOfOne =
+        outputs.results("indexed", "k7", 8 * 60_000L + 1, Long.MAX_VALUE, null, 1).block();
+    assertThat(lateOfOne.records()).hasSize(1);
+    assertThat(lateOfOne.records().get(0).at("/window/start").asString()).contains("T00:08");
+    assertThat(lateOfOne.next()).isEqualTo(new KeyedWindow("k7", 8 * 60_000L, 9 * 60_000L));
+    assertThat(outputs.resultsVisited() - before).isLessThanOrEqualTo(3);
+
+    // After a window that has left the results, among 100 windows of its start.
+    before = outputs.resultsVisited();
+    OutputStore.ResultsPage afterGone =
+        outputs
+            .results(
+                "indexed",
+                null,
+                Long.MIN_VALUE,
+                Long.MAX_VALUE,
+                new KeyedWindow("k50x", 9 * 60_000L, 10 * 60_000L),
+                1)
+            .block();
+    assertThat(afterGone.records()).hasSize(1);
+    assertThat(outputs.resultsVisited() - before).isLessThanOrEqualTo(12);
+
+    // A snapshot page of one key reads that key's windows, from after the cursor.
+    before = outputs.resultsVisited();
+    OutputStore.Snapshot snapshot =
+        outputs.snapshot("indexed", "k7", new KeyedWindow("k7", 0, 60_000), 4).block();
+    assertThat(snapshot.windows()).hasSize(4).extracting(PaneEvent::key).containsOnly("k7");
+    assertThat(snapshot.next()).isEqualTo(new KeyedWindow("k7", 4 * 60_000L, 5 * 60_000L));
+    assertThat(outputs.resultsVisited() - before).isLessThanOrEqualTo(5);
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void filteredReadsAnswerWhatAWalkOfEveryResultFindsPageByPage(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("filtered", "lineage", 1).join();
+    java.util.Random random = new java.util.Random(11);
+    // Keys that begin one another or hold the field's separators, windows before the epoch, long
+    // sessions next to short windows, and the global window.
+    List<String> keys = List.of("a", "ab", "a@b", "a@1/2", "b", "k1", "k10", "");
+    List<RenderedPane> panes = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      long start = 60_000L * (random.nextInt(40) - 10);
+      long length = random.nextInt(5) == 0 ? 60_000L * (1 + random.nextInt(30)) : 60_000L;
+      panes.add(
+          rendered(
+              new Window(start, start + length), keys.get(random.nextInt(keys.size())), 0, false));
+    }
+    panes.add(rendered(Window.GLOBAL, "ab", 0, false));
+    state.commit(commit(panes, List.of())).join();
+    List<JsonNode> all =
+        outputs
+            .results("filtered", null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10_000)
+            .block()
+            .records();
+    for (int q = 0; q < 60; q++) {
+      String key = random.nextBoolean() ? null : keys.get(random.nextInt(keys.size()));
+      long from = random.nextBoolean() ? Long.MIN_VALUE : 60_000L * (random.nextInt(50) - 12) + 1;
+      long to = random.nextBoolean() ? Long.MAX_VALUE : from + 60_000L * random.nextInt(20);
+      List<String> expected =
+          all.stream()
+              .filter(r -> key == null || r.get("key").asString().equals(key))
+              .filter(r -> end(r) > from && start(r) < to)
+              .map(JsonNode::toString)
+              .toList();
+      List<String> paged = new ArrayList<>();
+      KeyedWindow after = null;
+      do {
+        OutputStore.ResultsPage p =
+            outputs.results("filtered", key, from, to, after, 1 + random.nextInt(7)).block();
+        p.records().forEach(r -> paged.add(r.toString()));
+        after = p.next();
+      } while (after != null);
+      assertThat(paged).as("key %s from %d to %d", key, from, to).isEqualTo(expected);
+    }
+    // After windows that are no results, in the store's order.
+    List<KeyedWindow> windows =
+        all.stream().map(r -> new KeyedWindow(r.get("key").asString(), start(r), end(r))).toList();
+    assertThat(windows).isSortedAccordingTo(outputs.windowOrder());
+    for (int q = 0; q < 30; q++) {
+      KeyedWindow gone =
+          new KeyedWindow(
+              keys.get(random.nextInt(keys.size())) + "~",
+              60_000L * (random.nextInt(40) - 10),
+              60_000L * random.nextInt(40));
+      List<String> expected =
+          all.stream()
+              .filter(
+                  r ->
+                      outputs
+                              .windowOrder()
+                              .compare(
+                                  new KeyedWindow(r.get("key").asString(), start(r), end(r)), gone)
+                          > 0)
+              .limit(5)
+              .map(JsonNode::toString)
+              .toList();
+      assertThat(
+              outputs
+                  .results("filtered", null, Long.MIN_VALUE, Long.MAX_VALUE, gone, 5)
+                  .block()
+                  .records()
+                  .stream()
+                  .map(JsonNode::toString)
+                  .toList())
+          .as("after %s", gone)
+          .isEqualTo(expected);
+    }
+    // The snapshot in pages is every result once, in the same order.
+    List<String> snapshot = new ArrayList<>();
+    KeyedWindow after = null;
+    do {
+      OutputStore.Snapshot p = outputs.snapshot("filtered", null, after, 13).block();
+      assertThat(p.windows()).hasSizeLessThanOrEqualTo(13);
+      p.windows().forEach(w -> snapshot.add(JsonMapper.shared().readTree(w.json()).toString()));
+      after = p.next();
+    } while (after != null);
+    assertThat(snapshot).isEqualTo(all.stream().map(JsonNode::toString).toList());
+  }
+
+  private static long start(JsonNode record) {
+    return record.at("/window/global").asBoolean()
+        ? Window.GLOBAL.start()
+        : java.time.Instant.parse(record.at("/window/start").asString()).toEpochMilli();
+  }
+
+  private static long end(JsonNode record) {
+    return record.at("/window/global").asBoolean()
+        ? Window.GLOBAL.end()
+        : java.time.Instant.parse(record.at("/window/end").asString()).toEpochMilli();
   }
 
   private static MergedWindow merged(String pipeline, KeyedWindow gone, Window into) {

@@ -176,6 +176,33 @@ class VersionedResultsTest {
     assertThat(store.hasState("lineages").join()).isFalse();
   }
 
+  @Test
+  void resultsWrittenWithoutTheResultsByKeyAreIndexedByTheNextCommit() {
+    PipelineState state = store.open("upgraded", "lineage", 1).join();
+    commit(state, "upgraded", 0).join();
+    // As an earlier version left them: results and their order, no index by key or span.
+    TestRedis.call(
+        redis ->
+            redis.del(prefix + ":{upgraded}:results:by-key", prefix + ":{upgraded}:results:span"));
+    assertThat(readKey("upgraded")).isEmpty();
+    state
+        .commit(
+            new Commit(
+                List.of(), null, List.of(rendered("upgraded", "other", 0)), List.of(), List.of()))
+        .join();
+    assertThat(readKey("upgraded")).hasSize(1);
+    assertThat(
+            store
+                .results("upgraded", "k", WINDOW.end() - 1, Long.MAX_VALUE, null, 10)
+                .block()
+                .records())
+        .hasSize(1);
+  }
+
+  private List<JsonNode> readKey(String pipeline) {
+    return store.results(pipeline, "k", Long.MIN_VALUE, Long.MAX_VALUE, null, 10).block().records();
+  }
+
   private static CompletableFuture<List<String>> commit(
       PipelineState state, String pipeline, int index) {
     return state.commit(
@@ -183,9 +210,13 @@ class VersionedResultsTest {
   }
 
   private static RenderedPane rendered(String pipeline, int index) {
+    return rendered(pipeline, "k", index);
+  }
+
+  private static RenderedPane rendered(String pipeline, String key, int index) {
     Pane pane =
         new Pane(
-            "k",
+            key,
             WINDOW,
             (long) index,
             null,

@@ -19,13 +19,17 @@ import io.eventide.state.StateStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,7 +54,13 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         return c != 0 ? c : Long.compare(a.end(), b.end());
       };
 
+  private static final NavigableMap<KeyedWindow, RenderedPane> EMPTY =
+      Collections.emptyNavigableMap();
+
   private final Map<String, Outputs> pipelines = new ConcurrentHashMap<>();
+
+  /** Windows that results and snapshot reads have gone through. */
+  private final LongAdder resultsVisited = new LongAdder();
 
   /**
    * Each pipeline's forwarder lease and checkpoint, apart from its outputs: a forwarder that holds
@@ -72,6 +82,18 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
   private static final class Outputs {
     final TreeMap<KeyedWindow, RenderedPane> results = new TreeMap<>(ORDER);
 
+    /**
+     * The same results by key, each key's in the same order, so that a read of one key goes through
+     * its windows only.
+     */
+    final Map<String, TreeMap<KeyedWindow, RenderedPane>> byKey = new HashMap<>();
+
+    /**
+     * The longest window the results have held: a window that ends after a time starts less than
+     * this before it.
+     */
+    long span;
+
     /** As records, so that a large event is held truncated, as Redis holds it. */
     final ArrayDeque<JsonNode> deadLetters = new ArrayDeque<>();
 
@@ -89,6 +111,37 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
      */
     Outputs(int paneLogLimit) {
       this.log = new PaneLog(paneLogLimit);
+    }
+
+    /** Indexes a result that the results now hold for {@code k}. */
+    void put(KeyedWindow k, RenderedPane kept) {
+      byKey.computeIfAbsent(k.key(), x -> new TreeMap<>(ORDER)).put(k, kept);
+      span = Math.max(span, k.end() - k.start());
+    }
+
+    void removeByKey(KeyedWindow k) {
+      TreeMap<KeyedWindow, RenderedPane> windows = byKey.get(k.key());
+      if (windows != null && windows.remove(k) != null && windows.isEmpty()) {
+        byKey.remove(k.key());
+      }
+    }
+
+    /**
+     * The results a read of {@code key} (null: any) ending after {@code from} goes through, from
+     * the later of the first that can end after it and the one after {@code after}.
+     */
+    NavigableMap<KeyedWindow, RenderedPane> readFrom(String key, long from, KeyedWindow after) {
+      NavigableMap<KeyedWindow, RenderedPane> all = key == null ? results : byKey.get(key);
+      if (all == null) {
+        return EMPTY;
+      }
+      // The smallest window of that start: the empty key and the lowest end sort first.
+      KeyedWindow lowest =
+          from <= Time.MIN ? null : new KeyedWindow("", from - span + 1, Long.MIN_VALUE);
+      if (after != null && (lowest == null || ORDER.compare(after, lowest) >= 0)) {
+        return all.tailMap(after, false);
+      }
+      return lowest == null ? all : all.tailMap(lowest, true);
     }
 
     String nextId() {
@@ -130,6 +183,8 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     // history and stay.
     synchronized (outputs) {
       outputs.results.clear();
+      outputs.byKey.clear();
+      outputs.span = 0;
       outputs.finalThrough = Time.MIN;
     }
     return CompletableFuture.completedFuture(
@@ -173,11 +228,12 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         o.log.append(PaneEvent.of(id, pane, r.json()));
         if (!pane.retraction()) {
           KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
-          o.results.merge(k, r, MemoryStateStore::later);
+          o.put(k, o.results.merge(k, r, MemoryStateStore::later));
         }
       }
       for (MergedWindow merged : commit.mergedAway()) {
         o.results.remove(merged.window());
+        o.removeByKey(merged.window());
         o.log.append(PaneEvent.merge(o.nextId(), merged.window().key(), merged.json()));
       }
       // After the commit's panes, which the result may be; a result the limit forgot has no final.
@@ -191,7 +247,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         o.finalThrough = commit.finalThrough();
       }
       while (o.results.size() > resultsLimit) {
-        o.results.pollFirstEntry();
+        o.removeByKey(o.results.pollFirstEntry().getKey());
       }
       for (DeadLetter d : commit.deadLetters()) {
         if (o.deadLetters.size() == deadLettersLimit) {
@@ -224,33 +280,87 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
           if (o == null) {
             return new ResultsPage(List.of(), null);
           }
-          List<String> page = new ArrayList<>();
-          KeyedWindow next = null;
+          List<RenderedPane> page = new ArrayList<>();
+          KeyedWindow next;
           synchronized (o) {
-            KeyedWindow last = null;
-            for (Map.Entry<KeyedWindow, RenderedPane> e :
-                (after == null ? o.results : o.results.tailMap(after, false)).entrySet()) {
-              KeyedWindow k = e.getKey();
-              if (k.start() >= to) {
-                break;
-              }
-              if ((key == null || key.equals(k.key())) && k.end() > from) {
-                if (page.size() == limit) {
-                  next = last;
-                  break;
-                }
-                page.add(e.getValue().json());
-                last = k;
-              }
-            }
+            next = read(o, key, from, to, after, limit, page);
           }
           // Parsed out of the lock, which the shards' commits wait for.
           List<JsonNode> out = new ArrayList<>(page.size());
-          for (String json : page) {
-            out.add(JsonMapper.shared().readTree(json));
+          for (RenderedPane pane : page) {
+            out.add(JsonMapper.shared().readTree(pane.json()));
           }
           return new ResultsPage(out, next);
         });
+  }
+
+  @Override
+  public Mono<Snapshot> snapshot(String pipeline, String key, KeyedWindow after, int limit) {
+    return Mono.fromSupplier(
+        () -> {
+          Outputs o = pipelines.get(pipeline);
+          if (o == null) {
+            return new Snapshot(LogPage.START, List.of(), null);
+          }
+          List<RenderedPane> page = new ArrayList<>();
+          String position;
+          KeyedWindow next;
+          synchronized (o) {
+            position = o.log.end();
+            next = read(o, key, Time.MIN, Time.MAX, after, limit, page);
+          }
+          List<PaneEvent> windows = new ArrayList<>(page.size());
+          for (RenderedPane pane : page) {
+            windows.add(PaneEvent.of(position, pane.pane(), pane.json()).asOf(position));
+          }
+          return new Snapshot(position, windows, next);
+        });
+  }
+
+  /**
+   * Adds up to {@code limit} results of {@code key} (null: any) overlapping {@code [from, to)}
+   * after {@code after} to {@code page}, under the outputs' lock; the window to continue after when
+   * there are more.
+   */
+  private KeyedWindow read(
+      Outputs o,
+      String key,
+      long from,
+      long to,
+      KeyedWindow after,
+      int limit,
+      List<RenderedPane> page) {
+    KeyedWindow last = null;
+    int visited = 0;
+    try {
+      for (Map.Entry<KeyedWindow, RenderedPane> e : o.readFrom(key, from, after).entrySet()) {
+        visited++;
+        KeyedWindow k = e.getKey();
+        if (k.start() >= to) {
+          return null;
+        }
+        if (k.end() > from) {
+          if (page.size() == limit) {
+            return last;
+          }
+          page.add(e.getValue());
+          last = k;
+        }
+      }
+      return null;
+    } finally {
+      resultsVisited.add(visited);
+    }
+  }
+
+  @Override
+  public Comparator<KeyedWindow> windowOrder() {
+    return ORDER;
+  }
+
+  @Override
+  public long resultsVisited() {
+    return resultsVisited.sum();
   }
 
   @Override
@@ -270,25 +380,6 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
   /** Of two panes of one window, the one of the higher index: arrival order does not decide. */
   private static RenderedPane later(RenderedPane kept, RenderedPane arriving) {
     return arriving.pane().info().index() >= kept.pane().info().index() ? arriving : kept;
-  }
-
-  @Override
-  public Mono<Snapshot> snapshot(String pipeline) {
-    return Mono.fromSupplier(
-        () -> {
-          Outputs o = pipelines.get(pipeline);
-          if (o == null) {
-            return new Snapshot(LogPage.START, List.of());
-          }
-          synchronized (o) {
-            String position = o.log.end();
-            List<PaneEvent> windows = new ArrayList<>(o.results.size());
-            for (RenderedPane pane : o.results.values()) {
-              windows.add(PaneEvent.of(position, pane.pane(), pane.json()).asOf(position));
-            }
-            return new Snapshot(position, windows);
-          }
-        });
   }
 
   @Override

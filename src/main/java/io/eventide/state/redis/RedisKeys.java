@@ -56,6 +56,19 @@ final class RedisKeys {
     return base(pipeline) + "results:order";
   }
 
+  /**
+   * Sorted set: every result's field under one score, prefixed so that a key's windows are one
+   * lexicographic range (commit.lua describes the members).
+   */
+  String resultsByKey(String pipeline) {
+    return base(pipeline) + "results:by-key";
+  }
+
+  /** String: the longest window, in milliseconds, that the results have held. */
+  String resultsSpan(String pipeline) {
+    return base(pipeline) + "results:span";
+  }
+
   String paneLog(String pipeline) {
     return base(pipeline) + "panes";
   }

@@ -30,18 +30,23 @@ import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
 import io.eventide.state.StoreLostException;
 import io.eventide.state.UnreplicatedCommitException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.ClassPathResource;
@@ -79,8 +84,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   static final Duration RECEIPT_RETENTION = Duration.ofHours(1);
 
   @SuppressWarnings("rawtypes")
-  private static final RedisScript<List> COMMIT =
-      RedisScript.of(new ClassPathResource("redis/commit.lua"), List.class);
+  private static final RedisScript<List> COMMIT = withResultsByKey("redis/commit.lua");
 
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> OPEN =
@@ -103,12 +107,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       RedisScript.of(new ClassPathResource("redis/panes.lua"), List.class);
 
   @SuppressWarnings("rawtypes")
-  private static final RedisScript<List> SNAPSHOT =
-      RedisScript.of(new ClassPathResource("redis/snapshot.lua"), List.class);
-
-  @SuppressWarnings("rawtypes")
-  private static final RedisScript<List> RESULTS =
-      RedisScript.of(new ClassPathResource("redis/results.lua"), List.class);
+  private static final RedisScript<List> RESULTS = withResultsByKey("redis/results.lua");
 
   private static final RedisScript<Long> RELEASE =
       RedisScript.of(new ClassPathResource("redis/release.lua"), Long.class);
@@ -120,6 +119,12 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final RedisScript<List> RESOLVE =
       RedisScript.of(new ClassPathResource("redis/resolve.lua"), List.class);
 
+  private static final Comparator<KeyedWindow> WINDOW_ORDER =
+      Comparator.comparingDouble((KeyedWindow w) -> (double) w.start())
+          .thenComparing(
+              w -> utf8(RedisKeys.windowField(w.key(), w.start(), w.end())),
+              Arrays::compareUnsigned);
+
   private final ReactiveRedisTemplate<String, byte[]> bytes;
   private final ReactiveStringRedisTemplate strings;
   private final RedisKeys keys;
@@ -127,6 +132,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private final StateProperties state;
   private final int maxIdsPerShard;
   private final SecureRandom random = new SecureRandom();
+  private final LongAdder resultsVisited = new LongAdder();
 
   /** Null unless commits must reach replicas before they are acknowledged. */
   private final ReplicaWait replicaWait;
@@ -479,50 +485,97 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   @Override
   public Mono<ResultsPage> results(
       String pipeline, String key, long from, long to, KeyedWindow after, int limit) {
+    return page(pipeline, key, from, to, after, limit, false)
+        .map(
+            reply -> {
+              List<JsonNode> records = new ArrayList<>(reply.size() / 2);
+              KeyedWindow next =
+                  pageOf(reply, 1, limit, r -> records.add(JsonMapper.shared().readTree(r)));
+              return new ResultsPage(records, next);
+            });
+  }
+
+  @Override
+  public Mono<Snapshot> snapshot(String pipeline, String key, KeyedWindow after, int limit) {
+    return page(pipeline, key, Time.MIN, Time.MAX, after, limit, true)
+        .map(
+            reply -> {
+              String position = reply.get(1);
+              List<PaneEvent> windows = new ArrayList<>(reply.size() / 2);
+              KeyedWindow next =
+                  pageOf(reply, 2, limit, r -> windows.add(snapshotItem(position, r)));
+              return new Snapshot(position, windows, next);
+            });
+  }
+
+  /**
+   * The results order's own: by score (the start, as Redis holds it, a double), then by the bytes
+   * of the field.
+   */
+  @Override
+  public Comparator<KeyedWindow> windowOrder() {
+    return WINDOW_ORDER;
+  }
+
+  @Override
+  public long resultsVisited() {
+    return resultsVisited.sum();
+  }
+
+  /**
+   * results.lua's reply, flattened, with what it visited counted: with {@code position}, the pane
+   * log's newest id follows the count.
+   */
+  private Mono<List<String>> page(
+      String pipeline,
+      String key,
+      long from,
+      long to,
+      KeyedWindow after,
+      int limit,
+      boolean position) {
+    List<String> scriptKeys = new ArrayList<>(5);
+    scriptKeys.add(keys.resultsOrder(pipeline));
+    scriptKeys.add(keys.results(pipeline));
+    scriptKeys.add(keys.resultsByKey(pipeline));
+    scriptKeys.add(keys.resultsSpan(pipeline));
+    if (position) {
+      scriptKeys.add(keys.paneLog(pipeline));
+    }
     List<String> args =
         List.of(
             after == null ? "" : RedisKeys.windowField(after.key(), after.start(), after.end()),
             after == null ? "0" : Long.toString(after.start()),
-            key == null ? "" : key,
-            Long.toString(from),
+            // Marked: the empty key is a key too.
+            key == null ? "" : "=" + key,
+            from <= Time.MIN ? "" : Long.toString(from),
             Long.toString(to),
             Integer.toString(limit));
     return strings
-        .execute(RESULTS, List.of(keys.resultsOrder(pipeline), keys.results(pipeline)), args)
+        .execute(RESULTS, scriptKeys, args)
         .collectList()
         .map(RedisStateStore::flatten)
-        .map(
-            pairs -> {
-              List<JsonNode> out = new ArrayList<>();
-              KeyedWindow last = null;
-              for (int i = 0; i + 1 < pairs.size(); i += 2) {
-                if (out.size() == limit) {
-                  return new ResultsPage(out, last);
-                }
-                out.add(JsonMapper.shared().readTree(pairs.get(i + 1)));
-                last = RedisKeys.window(pairs.get(i));
-              }
-              return new ResultsPage(out, null);
-            })
+        .doOnNext(reply -> resultsVisited.add(Long.parseLong(reply.get(0))))
         .onErrorMap(RedisStateStore::unavailable);
   }
 
-  @Override
-  public Mono<Snapshot> snapshot(String pipeline) {
-    return strings
-        .execute(SNAPSHOT, List.of(keys.results(pipeline), keys.paneLog(pipeline)), List.of())
-        .collectList()
-        .map(RedisStateStore::flatten)
-        .map(
-            reply -> {
-              String position = reply.get(0);
-              List<PaneEvent> windows = new ArrayList<>(reply.size() / 2);
-              for (int i = 1; i + 1 < reply.size(); i += 2) {
-                windows.add(snapshotItem(position, reply.get(i + 1)));
-              }
-              return new Snapshot(position, windows);
-            })
-        .onErrorMap(RedisStateStore::unavailable);
+  /**
+   * Hands the records of a reply's (field, record) pairs from {@code first} on to {@code records},
+   * at most {@code limit}; the window to continue after when the reply had one more.
+   */
+  private static KeyedWindow pageOf(
+      List<String> reply, int first, int limit, Consumer<String> records) {
+    KeyedWindow last = null;
+    int taken = 0;
+    for (int i = first; i + 1 < reply.size(); i += 2) {
+      if (taken == limit) {
+        return last;
+      }
+      records.accept(reply.get(i + 1));
+      last = RedisKeys.window(reply.get(i));
+      taken++;
+    }
+    return null;
   }
 
   /** A stored result as a snapshot item: what filters read is in the record itself. */
@@ -756,7 +809,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       if (marker.lost() != null) {
         return CompletableFuture.failedFuture(new StoreLostException(marker.lost()));
       }
-      List<String> scriptKeys = new ArrayList<>(7 + 3 * commit.shards().size());
+      List<String> scriptKeys = new ArrayList<>(11 + 3 * commit.shards().size());
       scriptKeys.add(ownerMeta);
       scriptKeys.add(keys.meta(pipeline));
       scriptKeys.add(keys.results(pipeline));
@@ -766,6 +819,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       scriptKeys.add(keys.deadLetters(pipeline));
       scriptKeys.add(keys.receipts(pipeline));
       scriptKeys.add(keys.receiptsByTime(pipeline));
+      scriptKeys.add(keys.resultsByKey(pipeline));
+      scriptKeys.add(keys.resultsSpan(pipeline));
       long number = ++sequence;
       List<byte[]> args = new ArrayList<>(19 + 4 * commit.shards().size());
       args.add(epoch);
@@ -1018,6 +1073,25 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       Arrays.stream(TIMINGS).map(t -> ascii(t.name())).toArray(byte[][]::new);
 
   /** A script's reply (stream ids, hash fields) as one list of strings, however it is nested. */
+  /**
+   * A script with the functions of results-by-key.lua in front, after its shebang line if it has
+   * one: the commit writes the results by key and the results read reads them, in one encoding.
+   */
+  @SuppressWarnings("rawtypes")
+  private static RedisScript<List> withResultsByKey(String path) {
+    try {
+      String library =
+          new ClassPathResource("redis/results-by-key.lua")
+              .getContentAsString(StandardCharsets.UTF_8);
+      String script = new ClassPathResource(path).getContentAsString(StandardCharsets.UTF_8);
+      int body = script.startsWith("#!") ? script.indexOf('\n') + 1 : 0;
+      return RedisScript.of(
+          script.substring(0, body) + library + script.substring(body), List.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static List<String> flatten(List<?> reply) {
     List<String> out = new ArrayList<>();
     for (Object o : reply) {
