@@ -129,6 +129,12 @@ public class ClusterConfiguration {
       FunctionCounter.builder("eventide.cluster.rebalances", consumer, ClusterConsumer::rebalances)
           .description("Rebalances that took partitions from this replica")
           .register(registry);
+      FunctionCounter.builder(
+              "eventide.cluster.consumer.restarts", consumer, ClusterConsumer::restarts)
+          .description(
+              "Sessions of this replica's partitions' consumer that failed and were replaced (it"
+                  + " leaves the group and joins again after a back-off)")
+          .register(registry);
     };
   }
 }

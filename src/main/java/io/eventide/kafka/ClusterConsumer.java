@@ -51,7 +51,11 @@ final class ClusterConsumer implements SmartLifecycle {
   private final PipelineRegistry registry;
   private final KafkaNamespace names;
   private final ClusterProperties cluster;
+  private static final long INITIAL_BACKOFF_MS = 1_000;
+  private static final long MAX_BACKOFF_MS = 30_000;
+
   private final AtomicLong rebalances = new AtomicLong();
+  private final AtomicLong restarts = new AtomicLong();
 
   /** Partitions assigned whose state could not be opened yet: paused, opened again each loop. */
   private final Set<TopicPartition> unopened = new HashSet<>();
@@ -88,6 +92,11 @@ final class ClusterConsumer implements SmartLifecycle {
 
   long rebalances() {
     return rebalances.get();
+  }
+
+  /** How often a failed session was replaced by a new one. */
+  long restarts() {
+    return restarts.get();
   }
 
   @Override
@@ -132,8 +141,44 @@ final class ClusterConsumer implements SmartLifecycle {
     return 2000;
   }
 
+  /**
+   * Runs consumer sessions until stopped. A session that fails (Redis away while it reads, a Kafka
+   * call that timed out) leaves the group, handing its partitions to other replicas, and a new one
+   * joins after a back-off: the thread never dies while the replica runs, or this replica would
+   * look alive while applying nothing.
+   */
   private void run() {
+    long backoff = INITIAL_BACKOFF_MS;
+    while (running) {
+      try {
+        session();
+        return;
+      } catch (RuntimeException e) {
+        if (!running) {
+          return;
+        }
+        restarts.incrementAndGet();
+        log.error(
+            "the partitions' consumer failed; it left the group and joins again in {} ms",
+            backoff,
+            e);
+      }
+      try {
+        Thread.sleep(backoff);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    }
+  }
+
+  /** One membership of the group, from joining to leaving; fails on what it cannot handle. */
+  private void session() {
     consumer = consumers.get();
+    topics = Map.of();
+    pipelines = Map.of();
+    unopened.clear();
     try {
       long refreshed = 0;
       while (running) {
@@ -155,8 +200,6 @@ final class ClusterConsumer implements SmartLifecycle {
       // stop() woke the poll.
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      log.error("the partitions' consumer stopped", e);
     } finally {
       try {
         // Leaving the group revokes every partition: what was applied is committed first.

@@ -9,6 +9,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How a {@link LogRecord} is written to a pipeline's ingest topic: the body as the value, the
@@ -16,6 +18,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * timestamp, and the rest in headers.
  */
 final class IngestRecords {
+  private static final Logger log = LoggerFactory.getLogger(IngestRecords.class);
+
   static final String KIND = "eventide-kind";
   static final String LINEAGE = "eventide-lineage";
   static final String SOURCE = "eventide-source";
@@ -49,7 +53,10 @@ final class IngestRecords {
         headers);
   }
 
-  /** The record as logged; null for a record Eventide did not write (no kind or lineage). */
+  /**
+   * The record as logged; null for a record Eventide did not write (no kind or lineage, or a
+   * watermark that is no number).
+   */
   static LogRecord read(ConsumerRecord<byte[], byte[]> record) {
     String kind = text(record.headers().lastHeader(KIND));
     String lineage = text(record.headers().lastHeader(LINEAGE));
@@ -62,6 +69,16 @@ final class IngestRecords {
     } catch (IllegalArgumentException e) {
       return null;
     }
+    if (k == LogRecord.Kind.WATERMARK && !isMillis(record.value())) {
+      // Eventide logs a watermark as decimal milliseconds: this one came from elsewhere, and
+      // would stop the partition's reader for good at every read.
+      log.warn(
+          "skipping record {}-{}@{}: a watermark that is not a number of milliseconds",
+          record.topic(),
+          record.partition(),
+          record.offset());
+      return null;
+    }
     return new LogRecord(
         k,
         lineage,
@@ -70,6 +87,18 @@ final class IngestRecords {
         record.value() == null ? new byte[0] : record.value(),
         text(record.headers().lastHeader(REQUEST)),
         origin(record));
+  }
+
+  private static boolean isMillis(byte[] body) {
+    if (body == null) {
+      return false;
+    }
+    try {
+      Long.parseLong(new String(body, StandardCharsets.UTF_8));
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
   }
 
   private static SourceOffset origin(ConsumerRecord<byte[], byte[]> record) {
