@@ -15,9 +15,11 @@ import io.eventide.state.StateStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,7 +51,18 @@ public final class OwnedPartitions {
    * record of each Kafka source partition applied to it (changed only by the thread that hands the
    * partition's records over).
    */
-  private record Owned(PipelineRuntime runtime, int partitions, Map<String, Long> origins) {}
+  /**
+   * @param earlierLineages lineages of records found to be older than the runtime's: skipped
+   *     without asking the registry again (a log replayed after a reset holds many)
+   */
+  private record Owned(
+      PipelineRuntime runtime,
+      int partitions,
+      Map<String, Long> origins,
+      Set<String> earlierLineages) {}
+
+  /** Lineages remembered per partition; a few resets' worth, then asked again. */
+  private static final int EARLIER_LINEAGES_KEPT = 16;
 
   private final Map<Id, Owned> owned = new ConcurrentHashMap<>();
   private final Map<String, PartitionWatermarks> views = new ConcurrentHashMap<>();
@@ -153,7 +166,8 @@ public final class OwnedPartitions {
     PipelineRuntime runtime =
         runtimes.partitionRuntime(
             definition, state, new PipelineCore.Partition(id.partition(), view));
-    owned.put(id, new Owned(runtime, others.size(), new HashMap<>(state.origins())));
+    owned.put(
+        id, new Owned(runtime, others.size(), new HashMap<>(state.origins()), new HashSet<>()));
     return state.nextOffset();
   }
 
@@ -186,9 +200,15 @@ public final class OwnedPartitions {
     for (int i = 0; i < records.size(); i++) {
       LogRecord r = records.get(i);
       if (!r.lineage().equals(lineage)) {
-        if (laterLineage(id.pipeline(), lineage, r.lineage())) {
-          commits.add(run.flush(runtime, offsets[i]));
-          return all(commits).thenApply(v -> false);
+        if (!o.earlierLineages().contains(r.lineage())) {
+          if (laterLineage(id.pipeline(), lineage)) {
+            commits.add(run.flush(runtime, offsets[i]));
+            return all(commits).thenApply(v -> false);
+          }
+          if (o.earlierLineages().size() == EARLIER_LINEAGES_KEPT) {
+            o.earlierLineages().clear();
+          }
+          o.earlierLineages().add(r.lineage());
         }
         run.pending = true;
         continue;
@@ -243,10 +263,11 @@ public final class OwnedPartitions {
   }
 
   /**
-   * Whether {@code found} is a later lineage than the runtime's: the registry's. A record of any
-   * other lineage was logged before a reset, and is skipped.
+   * Whether the registry's lineage is no longer the runtime's {@code current}: a record of another
+   * lineage is then of the later one. Otherwise that record was logged before a reset, and is
+   * skipped.
    */
-  private boolean laterLineage(String pipeline, String current, String found) {
+  private boolean laterLineage(String pipeline, String current) {
     PipelineDefinition d = registry.find(pipeline).toFuture().join();
     return d != null && !d.revision().lineage().equals(current);
   }

@@ -1,5 +1,6 @@
 package io.eventide.runtime;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,10 +14,12 @@ import io.eventide.engine.ManualClock;
 import io.eventide.state.TestRedis;
 import io.eventide.state.memory.InMemoryPipelineRegistry;
 import io.eventide.state.redis.RedisStateStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
@@ -51,16 +54,7 @@ class OwnedPartitionsTest {
    */
   @Test
   void anOpenRacingADeleteLeavesNoStateOfTheDeletedPipeline() {
-    PipelineDefinition gone =
-        PipelineParser.parseNamed(
-                JsonMapper.shared()
-                    .readTree(
-                        "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"},"
-                            + " \"aggregate\": {\"type\": \"count\"}}"),
-                "gone",
-                KafkaNamespace.DEFAULT,
-                PipelineLimits.DEFAULT)
-            .withRevision(new Revision("lineage", 1));
+    PipelineDefinition gone = definition("gone").withRevision(new Revision("lineage", 1));
     InMemoryPipelineRegistry registry = new DeletedAfterFirstAnswer();
     registry.replace(gone, null).block();
     OwnedPartitions partitions = new OwnedPartitions(runtimes(registry), store, store, registry);
@@ -69,6 +63,56 @@ class OwnedPartitionsTest {
         .isInstanceOf(CompletionException.class)
         .hasCauseInstanceOf(PipelineGoneException.class);
     assertThat(TestRedis.keys(prefix + ":{gone}:*")).isEmpty();
+  }
+
+  /**
+   * Issue 34: a log replayed after a reset holds many records of the earlier lineage; the registry
+   * is asked once whether they are of a later one, not once per record (each a Redis round trip and
+   * a definition parse).
+   */
+  @Test
+  void recordsOfAnEarlierLineageAreSkippedAskingTheRegistryOnce() {
+    PipelineDefinition current = definition("replayed").withRevision(new Revision("now", 1));
+    AtomicInteger finds = new AtomicInteger();
+    InMemoryPipelineRegistry registry =
+        new InMemoryPipelineRegistry() {
+          @Override
+          public Mono<PipelineDefinition> find(String name) {
+            finds.incrementAndGet();
+            return super.find(name);
+          }
+        };
+    registry.replace(current, null).block();
+    OwnedPartitions partitions = new OwnedPartitions(runtimes(registry), store, store, registry);
+    OwnedPartitions.Id id = new OwnedPartitions.Id("replayed", 0);
+    partitions.open(id, 1).join();
+    finds.set(0);
+
+    List<LogRecord> older = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      older.add(
+          new LogRecord(
+              LogRecord.Kind.EVENT,
+              "before",
+              0,
+              null,
+              "{\"key\": \"a\", \"timestamp\": 0, \"value\": 1}".getBytes(UTF_8)));
+    }
+    long[] offsets = java.util.stream.LongStream.range(0, older.size()).toArray();
+    assertThat(partitions.apply(id, older, offsets).join()).isTrue();
+    assertThat(finds).hasValue(1);
+    partitions.close(id).join();
+  }
+
+  private static PipelineDefinition definition(String name) {
+    return PipelineParser.parseNamed(
+        JsonMapper.shared()
+            .readTree(
+                "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"},"
+                    + " \"aggregate\": {\"type\": \"count\"}}"),
+        name,
+        KafkaNamespace.DEFAULT,
+        PipelineLimits.DEFAULT);
   }
 
   /** Answers a pipeline once, and a DELETE (the registry's, then the drop) lands right after. */
