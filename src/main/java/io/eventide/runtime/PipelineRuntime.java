@@ -114,6 +114,7 @@ public final class PipelineRuntime implements PipelineInput {
             shards.length,
             watermark,
             state.tracker(),
+            state.lateness(),
             durable,
             bounds,
             partition);
@@ -225,8 +226,7 @@ public final class PipelineRuntime implements PipelineInput {
       if (!origins.isEmpty() && progress != null) {
         progress = progress.withOrigins(origins);
       }
-      committed =
-          committer.submit(steps, core.trackerChange(), rejected, progress, core.watermark());
+      committed = committer.submit(steps, core.changes(now), rejected, progress, core.watermark());
     }
     return committed.handle(
         (v, error) -> {
@@ -270,7 +270,7 @@ public final class PipelineRuntime implements PipelineInput {
       committed =
           committer.submit(
               posted.steps(),
-              core.trackerChange(),
+              core.changes(now),
               List.of(),
               progress(nextOffset, now),
               core.watermark());
@@ -295,8 +295,7 @@ public final class PipelineRuntime implements PipelineInput {
         return;
       }
       List<CompletableFuture<ShardStep>> steps = core.beat(now, ops);
-      committer.submit(
-          steps, core.trackerChange(), List.of(), progress(null, now), core.watermark());
+      committer.submit(steps, core.changes(now), List.of(), progress(null, now), core.watermark());
     }
     openWindows().thenAccept(n -> openWindows = n);
   }

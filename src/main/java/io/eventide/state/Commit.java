@@ -8,13 +8,15 @@ import java.util.List;
 
 /**
  * Everything one batch (or one beat of the clock) changed in a pipeline, written as one step: the
- * shards' changes, the watermark tracker (null when unchanged), the panes emitted, the session
- * windows merged away (whose results no longer stand for a window) and the events dead-lettered; in
- * cluster mode also where the partition's owner stands ({@code progress}, else null).
+ * shards' changes, the watermark tracker and the lateness advisor (each null when unchanged or not
+ * due, see {@link io.eventide.core.PipelineCore#changes}), the panes emitted, the session windows
+ * merged away (whose results no longer stand for a window) and the events dead-lettered; in cluster
+ * mode also where the partition's owner stands ({@code progress}, else null).
  */
 public record Commit(
     List<ShardChanges> shards,
     String tracker,
+    String lateness,
     List<RenderedPane> panes,
     List<MergedWindow> mergedAway,
     List<DeadLetter> deadLetters,
@@ -29,7 +31,7 @@ public record Commit(
       List<MergedWindow> mergedAway,
       List<DeadLetter> deadLetters,
       PartitionProgress progress) {
-    this(shards, tracker, panes, mergedAway, deadLetters, progress, null);
+    this(shards, tracker, null, panes, mergedAway, deadLetters, progress, null);
   }
 
   /** A commit of a pipeline owned whole by one process. */
@@ -47,6 +49,7 @@ public record Commit(
     return shards.isEmpty()
         && (progress == null || progress.nextOffset() == null)
         && tracker == null
+        && lateness == null
         && panes.isEmpty()
         && mergedAway.isEmpty()
         && deadLetters.isEmpty()
