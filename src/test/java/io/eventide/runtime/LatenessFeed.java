@@ -7,7 +7,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Events of known needs for {@code GET /pipelines/{name}/lateness}: under a watermark at the last
  * millisecond of 10:09, minute windows and a minute of lateness, two sources send an event each on
- * time and one late, by a minute (kept) for {@code web} and by four (dropped) for {@code app}.
+ * time and one late, by a minute (kept) for {@code web} and by four (dropped) for {@code app}. The
+ * figures are exact: these are fewer events than a sketch holds.
  */
 public final class LatenessFeed {
   public static final String DEFINITION =
@@ -18,37 +19,46 @@ public final class LatenessFeed {
 
   private LatenessFeed() {}
 
+  /** The watermark the events arrive under. */
+  public static final String WATERMARK = "2026-01-01T10:09:59.999Z";
+
   /** Defines {@code pipeline} and sends the events. */
   public static void feed(LiveApi api, String pipeline) {
     api.define(pipeline, DEFINITION);
-    api.watermark(pipeline, "{\"watermark\": \"2026-01-01T10:09:59.999Z\"}");
-    JsonNode accepted =
-        api.events(
-            pipeline,
-            "["
-                + event("web", "2026-01-01T10:10:30Z")
-                + ","
-                + event("app", "2026-01-01T10:09:30Z")
-                + ","
-                + event("web", "2026-01-01T10:08:30Z")
-                + ","
-                + event("app", "2026-01-01T10:05:10Z")
-                + "]");
+    api.watermark(pipeline, "{\"watermark\": \"" + WATERMARK + "\"}");
+    JsonNode accepted = api.events(pipeline, events("k"));
     assertThat(accepted.get("accepted").asInt()).isEqualTo(3);
     assertThat(accepted.at("/dropped/expired").asInt()).isEqualTo(1);
   }
 
+  /** The four events of {@link #feed}, of {@code key}, as a JSON array. */
+  public static String events(String key) {
+    return "["
+        + event(key, "web", "2026-01-01T10:10:30Z")
+        + ","
+        + event(key, "app", "2026-01-01T10:09:30Z")
+        + ","
+        + event(key, "web", "2026-01-01T10:08:30Z")
+        + ","
+        + event(key, "app", "2026-01-01T10:05:10Z")
+        + "]";
+  }
+
   /** One more event of {@code web}, on time. */
   public static void feedOneMore(LiveApi api, String pipeline) {
-    api.events(pipeline, event("web", "2026-01-01T10:11:00Z"));
+    api.events(pipeline, event("k", "web", "2026-01-01T10:11:00Z"));
   }
 
   /** What the route answers for the events of {@link #feed}. */
   public static void assertFed(JsonNode lateness) {
+    assertFed(lateness, 1);
+  }
+
+  /** What the route answers for the events of {@link #events} sent for {@code keys} keys. */
+  public static void assertFed(JsonNode lateness, int keys) {
     assertThat(lateness.get("allowedLateness").asString()).isEqualTo("PT1M");
-    assertThat(lateness.get("events").asLong()).isEqualTo(4);
-    assertThat(lateness.get("onTime").asLong()).isEqualTo(2);
-    // Four events are fewer than the sketch holds: the figures are exact.
+    assertThat(lateness.get("events").asLong()).isEqualTo(4L * keys);
+    assertThat(lateness.get("onTime").asLong()).isEqualTo(2L * keys);
     assertThat(lateness.at("/needMillis/0.5").asLong()).isZero();
     assertThat(lateness.at("/needMillis/0.9").asLong()).isEqualTo(240_000);
     assertThat(lateness.at("/needMillis/max").asLong()).isEqualTo(240_000);
@@ -67,8 +77,8 @@ public final class LatenessFeed {
     assertThat(lateness.has("otherSources")).isFalse();
   }
 
-  private static String event(String source, String timestamp) {
-    return "{\"key\": \"k\", \"timestamp\": \"%s\", \"source\": \"%s\"}"
-        .formatted(timestamp, source);
+  private static String event(String key, String source, String timestamp) {
+    return "{\"key\": \"%s\", \"timestamp\": \"%s\", \"source\": \"%s\"}"
+        .formatted(key, timestamp, source);
   }
 }
