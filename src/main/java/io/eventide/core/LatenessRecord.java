@@ -93,10 +93,13 @@ public final class LatenessRecord {
 
   /**
    * The bound on the error of {@link #need} and {@link #kept} as a fraction of all events: the
-   * sketch's normalized rank error, scaled down by the share of late events.
+   * sketch's normalized rank error, scaled down by the share of late events; 0 while the sketch
+   * still holds every late event (it has not compacted yet).
    */
   public double rankError() {
-    long late = lateEvents();
-    return late == 0 ? 0 : KllDoublesSketch.getNormalizedRankError(K, false) * late / events();
+    if (late == null || !late.isEstimationMode()) {
+      return 0;
+    }
+    return KllDoublesSketch.getNormalizedRankError(K, false) * late.getN() / events();
   }
 }

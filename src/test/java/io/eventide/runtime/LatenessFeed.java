@@ -59,6 +59,7 @@ public final class LatenessFeed {
     assertThat(lateness.get("allowedLateness").asString()).isEqualTo("PT1M");
     assertThat(lateness.get("events").asLong()).isEqualTo(4L * keys);
     assertThat(lateness.get("onTime").asLong()).isEqualTo(2L * keys);
+    assertThat(lateness.get("rankError").asDouble()).isZero();
     assertThat(lateness.at("/needMillis/0.5").asLong()).isZero();
     assertThat(lateness.at("/needMillis/0.9").asLong()).isEqualTo(240_000);
     assertThat(lateness.at("/needMillis/max").asLong()).isEqualTo(240_000);
