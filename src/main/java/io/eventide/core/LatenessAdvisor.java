@@ -37,7 +37,7 @@ final class LatenessAdvisor {
   private long written;
 
   /**
-   * @param restored what {@link #encoded} wrote last, or null
+   * @param restored what {@link #change} returned last, or null
    */
   LatenessAdvisor(WindowFn windows, int maxSources, long writeInterval, String restored) {
     this.windows = windows;
@@ -82,10 +82,6 @@ final class LatenessAdvisor {
     changed = false;
     everWritten = true;
     written = now;
-    return encoded();
-  }
-
-  String encoded() {
     return LatenessRecords.encode(sources, others);
   }
 
