@@ -18,8 +18,10 @@
 --       then panes: (field, index, start, retraction, key, timing, final, record) per pane,
 --       then session windows merged away: (field, key, merge record) per window,
 --       then dead letters: (reason, record) per dead letter,
---       then the Kafka source partitions whose last applied record moved (cluster mode):
---         (field 'origin:<topic>:<partition>', offset) pairs, kept in the owner's meta,
+--       then fields of the owner's meta: the Kafka source partitions whose last applied record
+--         moved (cluster mode), (field 'origin:<topic>:<partition>', offset) pairs, and the
+--         lateness advisor when it is due (at most once per eventide.ingest.lateness-write-interval),
+--         ('lateness', state).
 --       then the windows closed without a closing pane, for a Kafka sink with finals:
 --         (field, key) per window.
 --       Each list is one argument, a MessagePack array of strings (PackedStrings): one argument

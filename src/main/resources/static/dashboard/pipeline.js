@@ -2,6 +2,7 @@
 // expressions of its definition, and why a window has not fired yet.
 import { getJson, PaneStream } from './api.js';
 import { drawWindows } from './chart.js';
+import { latenessPanel } from './lateness.js';
 import { el, number, frameScheduler, keyText } from './dom.js';
 
 const TOP = 20;
@@ -143,6 +144,7 @@ export function pipelineView(root, name) {
   const heading = el('h3', {}, 'Windows');
   const expressions = el('div');
   const deadBody = el('tbody');
+  const lateness = latenessPanel(name);
   const why = el('div', { class: 'why' });
   const whyKey = el('input', { id: 'why-key', placeholder: 'key' });
   const searchBox = el('input', {
@@ -176,6 +178,7 @@ export function pipelineView(root, name) {
     el('p', {}, whyKey, ' ', el('button', { id: 'why', onclick: () => explain(whyKey.value.trim() || selected) }, 'Explain'),
       el('span', { class: 'muted' }, ' from GET /pipelines/' + name + '/windows')),
     why,
+    lateness.element,
     el('h3', {}, 'Dead letters'),
     el('table', { id: 'dead-letters' },
       el('thead', {}, el('tr', {}, el('th', {}, 'At'), el('th', {}, 'Reason'), el('th', {}, 'Detail'), el('th', {}, 'Event'))),
@@ -278,6 +281,7 @@ export function pipelineView(root, name) {
     } catch (e) {
       wmText.textContent = e.message;
     }
+    lateness.refresh();
   };
   poll();
   const timer = setInterval(poll, 1000);

@@ -13,14 +13,31 @@ import io.eventide.core.read.JsonLimits;
  *     its id is forgotten, however long its windows stay open
  * @param maxIdsPerShard ids a shard remembers at once; past it those that would expire soonest go
  * @param json what the text of one event may make the parser do
+ * @param latenessSources watermark sources whose lateness needs are kept apart; the needs of
+ *     sources beyond are kept together
+ * @param latenessWriteInterval how often (ms) at most the lateness advisor is committed
  */
 public record IngestBounds(
     int maxSources,
     int sourceExpiryIdleTimeouts,
     long idRetention,
     int maxIdsPerShard,
-    JsonLimits json) {
+    JsonLimits json,
+    int latenessSources,
+    long latenessWriteInterval) {
   /** The defaults of the properties, for {@code /simulate} and tests. */
   public static final IngestBounds DEFAULT =
-      new IngestBounds(1000, 60, 86_400_000L, 1_000_000, JsonLimits.DEFAULT);
+      new IngestBounds(1000, 60, 86_400_000L, 1_000_000, JsonLimits.DEFAULT, 16, 1000);
+
+  /** The same bounds, with the lateness advisor kept apart for {@code sources} sources. */
+  public IngestBounds withLatenessSources(int sources) {
+    return new IngestBounds(
+        maxSources,
+        sourceExpiryIdleTimeouts,
+        idRetention,
+        maxIdsPerShard,
+        json,
+        sources,
+        latenessWriteInterval);
+  }
 }

@@ -43,6 +43,8 @@ public final class PipelineCore {
   /** The tracker's state as last committed, so that an unchanged tracker is not rewritten. */
   private String trackerCommitted;
 
+  private final LatenessAdvisor lateness;
+
   /**
    * In cluster mode, the partition this core is and the pipeline's view of every partition; null
    * when one process owns the whole pipeline.
@@ -68,10 +70,12 @@ public final class PipelineCore {
       String restoredTracker,
       boolean durable,
       IngestBounds bounds) {
-    this(definition, mode, shardCount, watermark, restoredTracker, durable, bounds, null);
+    this(definition, mode, shardCount, watermark, restoredTracker, null, durable, bounds, null);
   }
 
   /**
+   * @param restoredLateness the lateness advisor's state as last committed ({@link #changes}), or
+   *     null
    * @param partition the partition this core is in cluster mode (with one shard), else null
    */
   public PipelineCore(
@@ -80,6 +84,7 @@ public final class PipelineCore {
       int shardCount,
       long watermark,
       String restoredTracker,
+      String restoredLateness,
       boolean durable,
       IngestBounds bounds,
       Partition partition) {
@@ -103,6 +108,12 @@ public final class PipelineCore {
       tracker.restore(restoredTracker);
       trackerCommitted = restoredTracker;
     }
+    this.lateness =
+        new LatenessAdvisor(
+            definition.windowingStrategy().windowFn(),
+            bounds.latenessSources(),
+            bounds.latenessWriteInterval(),
+            restoredLateness);
   }
 
   public PipelineDefinition definition() {
@@ -296,17 +307,16 @@ public final class PipelineCore {
   /**
    * The sources take the part's event times; an event whose source would be one more than the cap
    * is refused before its shard sees it, so that no applied event goes untracked. The shards do not
-   * read the tracker, so observing before they apply changes nothing.
+   * read the tracker, so observing before they apply changes nothing. The lateness advisor takes
+   * every event the shards are given, against the watermark they will apply it under.
    */
   private List<IncomingEvent> observed(List<IncomingEvent> part, ReadBatch batch, long now) {
-    if (tracker == null) {
-      return part;
-    }
+    long applied = watermark;
     List<IncomingEvent> kept = null;
     for (int j = 0; j < part.size(); j++) {
       IncomingEvent in = part.get(j);
-      boolean tracked = tracker.observe(in.source(), in.event().timestamp(), now);
-      if (!tracked) {
+      long timestamp = in.event().timestamp();
+      if (tracker != null && !tracker.observe(in.source(), timestamp, now)) {
         if (kept == null) {
           kept = new ArrayList<>(part.subList(0, j));
         }
@@ -317,7 +327,10 @@ public final class PipelineCore {
                 definition.event().source(),
                 tooManySources(in.source()),
                 now));
-      } else if (kept != null) {
+        continue;
+      }
+      lateness.observe(in.source(), timestamp, applied);
+      if (kept != null) {
         kept.add(in);
       }
     }
@@ -380,8 +393,19 @@ public final class PipelineCore {
     return tracker == null ? List.of() : tracker.sources(now);
   }
 
+  /**
+   * What the core itself has to commit as of {@code now}: the tracker's state when durable and
+   * changed since the last call, the lateness advisor's when changed and due (with every store: the
+   * route reads it from there); each null otherwise.
+   */
+  public CoreChanges changes(long now) {
+    String t = trackerChange();
+    String l = lateness.change(now);
+    return t == null && l == null ? CoreChanges.NONE : new CoreChanges(t, l);
+  }
+
   /** The tracker's state when durable and changed since the last call, else null. */
-  public String trackerChange() {
+  private String trackerChange() {
     if (!durable || tracker == null) {
       return null;
     }

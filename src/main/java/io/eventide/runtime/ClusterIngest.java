@@ -119,6 +119,12 @@ public final class ClusterIngest implements PipelineLifecycleListener {
             });
   }
 
+  /** The lateness advisors of the pipeline's partitions, as their owners last committed them. */
+  public CompletableFuture<List<String>> lateness(PipelineDefinition definition) {
+    return log.partitions(definition.name())
+        .thenCompose(n -> store.partitionLateness(definition.name(), n));
+  }
+
   /**
    * The open windows of a key (or of every key) as their partitions' owners last committed them,
    * read from the store: any replica can look into any partition.

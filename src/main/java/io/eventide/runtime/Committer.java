@@ -1,5 +1,6 @@
 package io.eventide.runtime;
 
+import io.eventide.core.CoreChanges;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
@@ -67,9 +68,9 @@ final class Committer {
   }
 
   /**
-   * Queues a commit of {@code steps}, the tracker's state ({@code null} when unchanged), {@code
-   * rejected} events and, in cluster mode, the partition's progress (else null). The caller holds
-   * the runtime's order lock, which is what orders commits.
+   * Queues a commit of {@code steps}, what the core has to commit of its own, {@code rejected}
+   * events and, in cluster mode, the partition's progress (else null). The caller holds the
+   * runtime's order lock, which is what orders commits.
    *
    * @param watermark the input watermark the shards have been handed once {@code steps} are done:
    *     what the commit makes final, recorded when it moved
@@ -77,7 +78,7 @@ final class Committer {
    */
   CompletableFuture<Void> submit(
       List<CompletableFuture<ShardStep>> steps,
-      String tracker,
+      CoreChanges own,
       List<DeadLetter> rejected,
       PartitionProgress progress,
       long watermark) {
@@ -92,8 +93,7 @@ final class Committer {
         // Off the thread that completed the previous commit: with Redis that is the client's I/O
         // thread, which must go back to reading replies.
         .thenAcceptAsync(
-            stepError ->
-                writeOrFail(steps, tracker, rejected, progress, finalThrough, stepError, done),
+            stepError -> writeOrFail(steps, own, rejected, progress, finalThrough, stepError, done),
             pool);
     return done;
   }
@@ -101,14 +101,14 @@ final class Committer {
   /** Whatever goes wrong, {@code done} completes: a request never waits forever on its commit. */
   private void writeOrFail(
       List<CompletableFuture<ShardStep>> steps,
-      String tracker,
+      CoreChanges own,
       List<DeadLetter> rejected,
       PartitionProgress progress,
       Long finalThrough,
       Throwable stepError,
       CompletableFuture<Void> done) {
     try {
-      write(steps, tracker, rejected, progress, finalThrough, stepError, done);
+      write(steps, own, rejected, progress, finalThrough, stepError, done);
     } catch (RuntimeException e) {
       failure = e;
       done.completeExceptionally(e);
@@ -127,7 +127,7 @@ final class Committer {
 
   private void write(
       List<CompletableFuture<ShardStep>> steps,
-      String tracker,
+      CoreChanges own,
       List<DeadLetter> rejected,
       PartitionProgress progress,
       Long finalThrough,
@@ -167,7 +167,16 @@ final class Committer {
             ? progress
             : progress.withReceipt(progress.receipt().plus(outcome));
     Commit commit =
-        new Commit(changes, tracker, rendered, mergedAway, finals, letters, landed, finalThrough);
+        new Commit(
+            changes,
+            own.tracker(),
+            own.lateness(),
+            rendered,
+            mergedAway,
+            finals,
+            letters,
+            landed,
+            finalThrough);
     if (commit.isEmpty()) {
       done.complete(null);
       return;

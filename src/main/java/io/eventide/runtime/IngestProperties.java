@@ -30,6 +30,11 @@ import org.springframework.validation.annotation.Validated;
  *     beyond)
  * @param maxPipelinesPerStream pipelines that may read one stream, since one request to a stream is
  *     applied to each of them (a definition beyond is 400)
+ * @param latenessSources watermark sources whose lateness needs ({@code GET
+ *     /pipelines/{name}/lateness}) a pipeline keeps apart, each in a sketch of a few kilobytes;
+ *     those of sources beyond are kept together
+ * @param latenessWriteInterval how often at most a pipeline's lateness sketches are committed with
+ *     its state: what a crash can lose of them, and how stale the route may answer
  */
 @Validated
 @ConfigurationProperties("eventide.ingest")
@@ -44,12 +49,20 @@ public record IngestProperties(
     @DefaultValue("24h") Duration idRetention,
     @DefaultValue("1000000") @Min(1) int maxIdsPerShard,
     @DefaultValue("256") @Min(1) int maxInFlight,
-    @DefaultValue("16") @Min(1) int maxPipelinesPerStream) {
+    @DefaultValue("16") @Min(1) int maxPipelinesPerStream,
+    @DefaultValue("16") @Min(1) int latenessSources,
+    @DefaultValue("1s") Duration latenessWriteInterval) {
 
   /** What the live runtime bounds per pipeline. */
   public IngestBounds bounds() {
     return new IngestBounds(
-        maxSources, sourceExpiryIdleTimeouts, idRetention.toMillis(), maxIdsPerShard, json());
+        maxSources,
+        sourceExpiryIdleTimeouts,
+        idRetention.toMillis(),
+        maxIdsPerShard,
+        json(),
+        latenessSources,
+        latenessWriteInterval.toMillis());
   }
 
   /** What one JSON text (a body, a line, an event) may make the parser do. */

@@ -115,6 +115,7 @@ public final class PipelineRuntime implements PipelineInput {
             shards.length,
             watermark,
             state.tracker(),
+            state.lateness(),
             durable,
             bounds,
             partition);
@@ -226,8 +227,7 @@ public final class PipelineRuntime implements PipelineInput {
       if (!origins.isEmpty() && progress != null) {
         progress = progress.withOrigins(origins);
       }
-      committed =
-          committer.submit(steps, core.trackerChange(), rejected, progress, core.watermark());
+      committed = committer.submit(steps, core.changes(now), rejected, progress, core.watermark());
     }
     return committed.handle(
         (v, error) -> {
@@ -271,7 +271,7 @@ public final class PipelineRuntime implements PipelineInput {
       committed =
           committer.submit(
               posted.steps(),
-              core.trackerChange(),
+              core.changes(now),
               List.of(),
               progress(nextOffset, now),
               core.watermark());
@@ -296,8 +296,7 @@ public final class PipelineRuntime implements PipelineInput {
         return;
       }
       List<CompletableFuture<ShardStep>> steps = core.beat(now, ops);
-      committer.submit(
-          steps, core.trackerChange(), List.of(), progress(null, now), core.watermark());
+      committer.submit(steps, core.changes(now), List.of(), progress(null, now), core.watermark());
     }
     openWindows().thenAccept(n -> openWindows = n);
   }

@@ -4,6 +4,7 @@ import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
+import io.eventide.core.LatenessReport;
 import io.eventide.core.PipelineCore;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.PipelineRegistry;
@@ -330,6 +331,18 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
       return cluster.finalThrough(definition);
     }
     return outputs.finalThrough(definition.name()).toFuture();
+  }
+
+  /**
+   * What a pipeline's events needed of its lateness, from the store: any replica answers alike, as
+   * of the owners' last commits of it. In cluster mode, over its partitions.
+   */
+  public CompletableFuture<LatenessReport> lateness(PipelineDefinition definition) {
+    CompletableFuture<List<String>> stored =
+        cluster != null
+            ? cluster.lateness(definition)
+            : outputs.lateness(definition.name()).toFuture();
+    return stored.thenApply(LatenessReport::of);
   }
 
   /** Every running pipeline. */

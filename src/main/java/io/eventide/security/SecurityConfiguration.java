@@ -46,7 +46,8 @@ class SecurityConfiguration {
     "/pipelines/{name}/results",
     "/pipelines/{name}/windows",
     "/pipelines/{name}/dead-letters",
-    "/pipelines/{name}/watermark"
+    "/pipelines/{name}/watermark",
+    "/pipelines/{name}/lateness"
   };
 
   @Bean

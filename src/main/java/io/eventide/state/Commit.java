@@ -9,15 +9,17 @@ import java.util.List;
 
 /**
  * Everything one batch (or one beat of the clock) changed in a pipeline, written as one step: the
- * shards' changes, the watermark tracker (null when unchanged), the panes emitted, the session
- * windows merged away (whose results no longer stand for a window), the windows closed without a
- * closing pane whose result the pane log carries again as final (for a Kafka sink with finals) and
- * the events dead-lettered; in cluster mode also where the partition's owner stands ({@code
- * progress}, else null); and how far the owner is final ({@code finalThrough}, null unchanged).
+ * shards' changes, the watermark tracker and the lateness advisor (each null when unchanged or not
+ * due, see {@link io.eventide.core.PipelineCore#changes}), the panes emitted, the session windows
+ * merged away (whose results no longer stand for a window), the windows closed without a closing
+ * pane whose result the pane log carries again as final (for a Kafka sink with finals) and the
+ * events dead-lettered; in cluster mode also where the partition's owner stands ({@code progress},
+ * else null); and how far the owner is final ({@code finalThrough}, null unchanged).
  */
 public record Commit(
     List<ShardChanges> shards,
     String tracker,
+    String lateness,
     List<RenderedPane> panes,
     List<MergedWindow> mergedAway,
     List<KeyedWindow> finals,
@@ -33,7 +35,7 @@ public record Commit(
       List<MergedWindow> mergedAway,
       List<DeadLetter> deadLetters,
       PartitionProgress progress) {
-    this(shards, tracker, panes, mergedAway, List.of(), deadLetters, progress, null);
+    this(shards, tracker, null, panes, mergedAway, List.of(), deadLetters, progress, null);
   }
 
   /** A commit of a pipeline owned whole by one process. */
@@ -51,6 +53,7 @@ public record Commit(
     return shards.isEmpty()
         && (progress == null || progress.nextOffset() == null)
         && tracker == null
+        && lateness == null
         && panes.isEmpty()
         && mergedAway.isEmpty()
         && finals.isEmpty()

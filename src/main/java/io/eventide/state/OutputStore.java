@@ -32,6 +32,13 @@ public interface OutputStore extends PaneLogs {
    */
   Mono<Long> finalThrough(String pipeline);
 
+  /**
+   * The lateness advisor's state ({@link io.eventide.core.LatenessReport}) as the pipeline's owner
+   * last committed it: none before any, one for a pipeline owned whole by one process (in cluster
+   * mode each partition has its own, {@link PartitionStore#partitionLateness}).
+   */
+  Mono<List<String>> lateness(String pipeline);
+
   /** Up to {@code limit} dead letters as records, newest first. */
   Mono<List<JsonNode>> deadLetters(String pipeline, int limit);
 

@@ -40,6 +40,12 @@ public interface PartitionStore {
   CompletableFuture<Optional<IngestResult>> receipt(
       String pipeline, String request, Map<Integer, Long> lastOffsets);
 
+  /**
+   * The lateness advisors' states ({@link io.eventide.core.LatenessReport}) that the partitions'
+   * owners last committed, one per partition that committed one.
+   */
+  CompletableFuture<List<String>> partitionLateness(String pipeline, int partitions);
+
   /** What every partition of a pipeline last committed of its sources' event time, by partition. */
   CompletableFuture<List<PartitionWatermark>> partitionWatermarks(String pipeline, int partitions);
 }

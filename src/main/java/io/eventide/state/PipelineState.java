@@ -15,6 +15,9 @@ public interface PipelineState {
   /** The watermark tracker's state as the runtime last committed it, or null. */
   String tracker();
 
+  /** The lateness advisor's state as the runtime last committed it, or null. */
+  String lateness();
+
   /**
    * Writes a commit as one atomic step and assigns its panes their pane log ids. Commits of one
    * pipeline must be issued one after another: each may depend on the one before.

@@ -26,14 +26,20 @@ final class CoreTester {
   private final List<RenderedPane> panes = new ArrayList<>();
   private final List<DeadLetter> letters = new ArrayList<>();
 
+  /** The lateness advisor as last taken from the core. */
+  private String lateness;
+
   private CoreTester(
-      PipelineDefinition definition, int shardCount, long start, RenderBudget renderBudget) {
+      PipelineDefinition definition,
+      int shardCount,
+      long start,
+      RenderBudget renderBudget,
+      IngestBounds bounds) {
     this.clock = new ManualClock(start);
     ShardCore[] cores = new ShardCore[shardCount];
     for (int i = 0; i < shardCount; i++) {
       cores[i] =
-          new ShardCore(
-              i, definition, clock, false, ShardSnapshot.EMPTY, IngestBounds.DEFAULT, renderBudget);
+          new ShardCore(i, definition, clock, false, ShardSnapshot.EMPTY, bounds, renderBudget);
     }
     this.shards = new DirectShards(cores);
     this.core =
@@ -43,8 +49,10 @@ final class CoreTester {
             shardCount,
             Time.MIN,
             null,
+            null,
             false,
-            IngestBounds.DEFAULT);
+            bounds,
+            null);
   }
 
   /**
@@ -57,6 +65,12 @@ final class CoreTester {
 
   /** The same, with its shards charging {@code renderBudget} for every pane they render. */
   static CoreTester of(String json, int shards, long start, RenderBudget renderBudget) {
+    return of(json, shards, start, renderBudget, IngestBounds.DEFAULT);
+  }
+
+  /** The same, within {@code bounds}. */
+  static CoreTester of(
+      String json, int shards, long start, RenderBudget renderBudget, IngestBounds bounds) {
     return new CoreTester(
         PipelineParser.parseNamed(
             JsonMapper.shared().readTree(json),
@@ -65,7 +79,8 @@ final class CoreTester {
             PipelineLimits.DEFAULT),
         shards,
         start,
-        renderBudget);
+        renderBudget,
+        bounds);
   }
 
   /** One batch, as one request would carry it; returns its counts. */
@@ -99,6 +114,19 @@ final class CoreTester {
 
   long watermark() {
     return core.watermark();
+  }
+
+  /**
+   * What the events so far needed of lateness, as a reader of the store would see it once the
+   * advisor was committed: the clock is moved past the advisor's write interval to take it.
+   */
+  LatenessReport lateness() {
+    clock.set(clock.now() + IngestBounds.DEFAULT.latenessWriteInterval());
+    String taken = core.changes(clock.now()).lateness();
+    if (taken != null) {
+      lateness = taken;
+    }
+    return LatenessReport.of(lateness == null ? List.of() : List.of(lateness));
   }
 
   List<String> sources() {

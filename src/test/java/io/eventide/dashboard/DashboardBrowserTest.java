@@ -4,6 +4,7 @@ import static io.eventide.runtime.LiveApi.array;
 import static io.eventide.runtime.LiveApi.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventide.runtime.LatenessFeed;
 import io.eventide.runtime.LiveApi;
 import io.eventide.state.RedisEventide;
 import io.eventide.state.TestRedis;
@@ -202,6 +203,43 @@ class DashboardBrowserTest {
       assertThat(browser.text("#final-through")).isEqualTo("2026-01-01T10:06:00.000Z");
     } finally {
       app.close();
+    }
+  }
+
+  /**
+   * Issue 35, item 7: the lateness panel charts the quantiles of need against the current
+   * allowedLateness and names what it keeps and the lateness each completeness would take.
+   */
+  @Test
+  void theLatenessPanelChartsTheNeedsAgainstTheCurrentSetting() throws Exception {
+    try (ConfigurableApplicationContext app = RedisEventide.start(prefix);
+        Browser browser = new Browser()) {
+      LiveApi api = RedisEventide.api(app);
+      int port = app.getEnvironment().getProperty("local.server.port", Integer.class);
+      LatenessFeed.feed(api, "advised");
+      browser.open("http://localhost:" + port + "/#/pipelines/advised");
+      // Read in one script: the panel is redrawn with every poll.
+      List<Object> shown =
+          browser.await(
+              "the lateness figures",
+              d -> {
+                Object texts =
+                    browser.script(
+                        "const t = id => document.getElementById(id)?.textContent;"
+                            + " return t('lateness-events') === '4 events' ? [t('lateness-kept'),"
+                            + " t('lateness-suggestions'),"
+                            + " document.getElementById('lateness-chart').ariaLabel] : null;");
+                @SuppressWarnings("unchecked")
+                List<Object> list = (List<Object>) texts;
+                return list;
+              });
+      assertThat(shown.get(0)).isEqualTo("75 %");
+      assertThat(shown.get(1).toString()).contains("to keep 90 %: allowedLateness PT4M");
+      assertThat(shown.get(2))
+          .isEqualTo(
+              "need of lateness by quantile: 0.5 0 s, 0.9 240 s, 0.99 240 s, 0.999 240 s,"
+                  + " max 240 s; allowedLateness 60 s");
+      browser.screenshot(Path.of("target", "dashboard-lateness.png"));
     }
   }
 

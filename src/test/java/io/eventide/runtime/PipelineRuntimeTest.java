@@ -240,7 +240,7 @@ class PipelineRuntimeTest {
   void aShardRemembersAtMostMaxIdsPerShardInMemoryAndInRedisForgettingTheSoonestFirst() {
     String prefix = TestRedis.newKeyPrefix();
     LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
-    IngestBounds twoIds = new IngestBounds(1000, 60, 86_400_000L, 2, JsonLimits.DEFAULT);
+    IngestBounds twoIds = new IngestBounds(1000, 60, 86_400_000L, 2, JsonLimits.DEFAULT, 16, 1000);
     try {
       RedisStateStore store = redisStore(factory, prefix, twoIds);
       clock.set(8_000_000);
@@ -381,6 +381,11 @@ class PipelineRuntimeTest {
 
     @Override
     public String tracker() {
+      return null;
+    }
+
+    @Override
+    public String lateness() {
       return null;
     }
 

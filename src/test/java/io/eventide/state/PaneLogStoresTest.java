@@ -206,6 +206,7 @@ class PaneLogStoresTest {
             new Commit(
                 List.of(),
                 null,
+                null,
                 List.of(next),
                 List.of(),
                 List.of(new KeyedWindow("a", 0, 60_000), new KeyedWindow("b", 0, 60_000)),

@@ -167,6 +167,7 @@ class PartitionOwnershipTest {
             new Commit(
                 List.of(),
                 null,
+                null,
                 List.of(),
                 List.of(),
                 List.of(),

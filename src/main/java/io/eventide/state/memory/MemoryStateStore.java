@@ -102,6 +102,12 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     /** The engines' input watermark as last committed: what is final (see {@link Commit}). */
     long finalThrough = Time.MIN;
 
+    /**
+     * The lateness advisor as last committed: history of what arrived, so that a runtime rebuilt
+     * after a failed step starts from it.
+     */
+    String lateness;
+
     long lastMillis;
     long lastSequence;
 
@@ -205,6 +211,13 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
           }
 
           @Override
+          public String lateness() {
+            synchronized (outputs) {
+              return outputs.lateness;
+            }
+          }
+
+          @Override
           public CompletableFuture<List<String>> commit(Commit commit) {
             return CompletableFuture.completedFuture(write(pipeline, outputs, commit));
           }
@@ -245,6 +258,9 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
       }
       if (commit.finalThrough() != null) {
         o.finalThrough = commit.finalThrough();
+      }
+      if (commit.lateness() != null) {
+        o.lateness = commit.lateness();
       }
       while (o.results.size() > resultsLimit) {
         o.removeByKey(o.results.pollFirstEntry().getKey());
@@ -373,6 +389,20 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
           }
           synchronized (o) {
             return o.finalThrough;
+          }
+        });
+  }
+
+  @Override
+  public Mono<List<String>> lateness(String pipeline) {
+    return Mono.fromSupplier(
+        () -> {
+          Outputs o = pipelines.get(pipeline);
+          if (o == null) {
+            return List.of();
+          }
+          synchronized (o) {
+            return o.lateness == null ? List.of() : List.of(o.lateness);
           }
         });
   }

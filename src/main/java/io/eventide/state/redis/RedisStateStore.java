@@ -211,13 +211,14 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
               Map<String, String> fields = metaFields(pipeline, reply);
               int shardCount = Integer.parseInt(fields.get("shards"));
               String tracker = fields.get("tracker");
+              String lateness = fields.get(LATENESS);
               return Flux.range(0, shardCount)
                   .concatMap(i -> readShard(pipeline, i))
                   .collectList()
                   .<PipelineState>map(
                       shards ->
                           new RedisPipelineState(
-                              pipeline, lineage, epoch, meta, 0, shards, tracker))
+                              pipeline, lineage, epoch, meta, 0, shards, tracker, lateness))
                   .onErrorMap(RedisStateStore::unavailable);
             })
         .toFuture();
@@ -258,6 +259,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
                               partition,
                               shard,
                               fields.get("tracker"),
+                              fields.get(LATENESS),
                               offset,
                               origins))
                   .onErrorMap(RedisStateStore::unavailable);
@@ -431,6 +433,27 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
             .collectMap(t -> t.getValue(), t -> t.getScore().longValue(), HashMap::new);
     return Mono.zip(watermark, state, ids)
         .map(t -> new ShardSnapshot(t.getT1().orElse(null), t.getT2(), t.getT3()));
+  }
+
+  @Override
+  public Mono<List<String>> lateness(String pipeline) {
+    return strings
+        .<String, String>opsForHash()
+        .get(keys.meta(pipeline), LATENESS)
+        .map(List::of)
+        .defaultIfEmpty(List.of())
+        .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  @Override
+  public CompletableFuture<List<String>> partitionLateness(String pipeline, int partitions) {
+    // One small read per partition, only when a client asks: no script for it.
+    return Flux.range(0, partitions)
+        .concatMap(
+            p -> strings.<String, String>opsForHash().get(keys.shardMeta(pipeline, p), LATENESS))
+        .collectList()
+        .onErrorMap(RedisStateStore::unavailable)
+        .toFuture();
   }
 
   @Override
@@ -755,6 +778,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     private final int firstShard;
     private final List<ShardSnapshot> shards;
     private final String tracker;
+    private final String lateness;
 
     /** The sequence number of the last commit issued; commits are issued one after another. */
     private long sequence;
@@ -768,7 +792,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         String ownerMeta,
         int firstShard,
         List<ShardSnapshot> shards,
-        String tracker) {
+        String tracker,
+        String lateness) {
       this.pipeline = pipeline;
       this.lineage = utf8(lineage);
       this.epochText = epoch;
@@ -777,6 +802,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       this.firstShard = firstShard;
       this.shards = shards;
       this.tracker = tracker;
+      this.lateness = lateness;
     }
 
     @Override
@@ -792,6 +818,11 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     @Override
     public String tracker() {
       return tracker;
+    }
+
+    @Override
+    public String lateness() {
+      return lateness;
     }
 
     @Override
@@ -889,9 +920,12 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       Map<String, Long> origins = progress == null ? Map.of() : progress.origins();
       args.add(
           packed.pack(
-              p ->
-                  origins.forEach(
-                      (partition, offset) -> p.add(ORIGIN_FIELD + partition).add(offset))));
+              p -> {
+                origins.forEach((partition, offset) -> p.add(ORIGIN_FIELD + partition).add(offset));
+                if (commit.lateness() != null) {
+                  p.add(LATENESS).add(commit.lateness());
+                }
+              }));
       args.add(
           packed.pack(
               p -> {
@@ -1001,6 +1035,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         int partition,
         ShardSnapshot shard,
         String tracker,
+        String lateness,
         long nextOffset,
         Map<String, Long> origins) {
       super(
@@ -1010,7 +1045,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
           keys.shardMeta(pipeline, partition),
           partition,
           List.of(shard),
-          tracker);
+          tracker,
+          lateness);
       this.pipeline = pipeline;
       this.lineage = lineage;
       this.epoch = epoch;
@@ -1057,6 +1093,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final byte[] KIND = ascii("kind");
 
   private static final String FINAL_THROUGH = "finalThrough";
+
+  /** The owner's meta's field for its lateness advisor (see LatenessReport). */
+  private static final String LATENESS = "lateness";
 
   private static final byte[] KEY = ascii("key");
   private static final byte[] RECORD = ascii("record");
