@@ -135,6 +135,11 @@ class EventBodies {
     return new NdjsonBatches(properties.ndjsonBatchEvents());
   }
 
+  /** An NDJSON body as one batch, for a strict post: refused or applied whole. */
+  NdjsonBatches wholeNdjsonBatch() {
+    return new NdjsonBatches(Integer.MAX_VALUE);
+  }
+
   /**
    * Checks a batch of NDJSON lines: a line that is not JSON becomes an invalid event, unless no
    * line of the body's first batch is JSON, when the body is not NDJSON at all. Lines are parsed as

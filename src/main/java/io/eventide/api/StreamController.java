@@ -78,22 +78,30 @@ class StreamController {
                         stream,
                         HttpStatus.ACCEPTED,
                         outcomes,
-                        IngestResult::toJson,
+                        IngestAnswer::json,
                         name -> {
                           IngestResult partly = applied.get(name);
-                          return partly == null ? null : partly.toJson();
+                          return partly == null ? null : IngestAnswer.json(partly);
                         },
                         problems.retryAfterSeconds())));
   }
 
-  /** The batches one after another, each committed before the next, as the pipeline route does. */
+  /**
+   * The batches one after another, each committed before the next, as the pipeline route does, each
+   * batch's rejections at their positions in the body.
+   */
   private static Mono<IngestResult> ingest(
       PipelineInput runtime, List<EventTexts> batches, Map<String, IngestResult> applied) {
     String name = runtime.definition().name();
-    return Flux.fromIterable(batches)
+    int[] firsts = new int[batches.size()];
+    for (int i = 1; i < batches.size(); i++) {
+      firsts[i] = firsts[i - 1] + batches.get(i - 1).size();
+    }
+    return Flux.range(0, batches.size())
         .concatMap(
-            batch ->
-                Mono.fromFuture(() -> runtime.ingest(batch, List.of(), i -> null))
+            i ->
+                Mono.fromFuture(() -> runtime.post(batches.get(i), false))
+                    .map(result -> result.at(firsts[i]))
                     .doOnNext(result -> applied.merge(name, result, IngestResult::plus)))
         .reduce(IngestResult.EMPTY, IngestResult::plus);
   }

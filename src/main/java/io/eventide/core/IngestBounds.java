@@ -13,14 +13,16 @@ import io.eventide.core.read.JsonLimits;
  *     its id is forgotten, however long its windows stay open
  * @param maxIdsPerShard ids a shard remembers at once; past it those that would expire soonest go
  * @param json what the text of one event may make the parser do
+ * @param maxRejectedListed refused events a post's answer lists at most (it counts them all)
  */
 public record IngestBounds(
     int maxSources,
     int sourceExpiryIdleTimeouts,
     long idRetention,
     int maxIdsPerShard,
-    JsonLimits json) {
+    JsonLimits json,
+    int maxRejectedListed) {
   /** The defaults of the properties, for {@code /simulate} and tests. */
   public static final IngestBounds DEFAULT =
-      new IngestBounds(1000, 60, 86_400_000L, 1_000_000, JsonLimits.DEFAULT);
+      new IngestBounds(1000, 60, 86_400_000L, 1_000_000, JsonLimits.DEFAULT, 100);
 }

@@ -219,7 +219,14 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     @Override
     public CompletableFuture<IngestResult> ingest(
         EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
-      return log(events, unreadable, defaultSource, null, null, null).thenApply(Appended::result);
+      return log(events, unreadable, defaultSource, false, null, null, null)
+          .thenApply(Appended::result);
+    }
+
+    @Override
+    public CompletableFuture<IngestResult> post(EventTexts events, boolean strict) {
+      return log(events, List.of(), i -> null, strict, null, null, null)
+          .thenApply(Appended::result);
     }
 
     @Override
@@ -229,7 +236,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
         IntFunction<String> defaultSource,
         IntFunction<SourceOffset> eventOffset,
         IntFunction<SourceOffset> unreadableOffset) {
-      return log(events, unreadable, defaultSource, null, eventOffset, unreadableOffset)
+      return log(events, unreadable, defaultSource, false, null, eventOffset, unreadableOffset)
           .thenApply(Appended::result);
     }
 
@@ -238,11 +245,10 @@ public final class ClusterIngest implements PipelineLifecycleListener {
      * have committed past the request's last record in each, and answers with their receipts.
      */
     @Override
-    public CompletableFuture<Applied> ingestApplied(
-        EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
+    public CompletableFuture<Applied> postApplied(EventTexts events, boolean strict) {
       String request = UUID.randomUUID().toString();
       long deadline = System.nanoTime() + applyTimeout.toNanos();
-      return log(events, unreadable, defaultSource, request, null, null)
+      return log(events, List.of(), i -> null, strict, request, null, null)
           .thenCompose(
               appended -> {
                 CompletableFuture<Applied> answer = new CompletableFuture<>();
@@ -263,8 +269,16 @@ public final class ClusterIngest implements PipelineLifecycleListener {
               (receipt, error) -> {
                 if (error != null) {
                   answer.completeExceptionally(error);
-                } else if (receipt.isPresent() || appended.lastOffsets().isEmpty()) {
-                  answer.complete(new Applied(receipt.orElse(appended.result()), true));
+                } else if (receipt.isPresent()) {
+                  // The owners list what they refused; what reading refused is known here.
+                  IngestResult counts = receipt.get();
+                  answer.complete(
+                      new Applied(
+                          counts.withRejections(
+                              appended.result().rejections().plus(counts.rejections())),
+                          true));
+                } else if (appended.lastOffsets().isEmpty()) {
+                  answer.complete(new Applied(appended.result(), true));
                 } else if (System.nanoTime() + delayMs * 1_000_000 > deadline) {
                   answer.complete(new Applied(appended.result(), false));
                 } else {
@@ -283,12 +297,15 @@ public final class ClusterIngest implements PipelineLifecycleListener {
 
     /**
      * Reads and logs a batch; its records carry {@code request} when it waits (else null), and
-     * where each was read from when it comes from a Kafka source (else the offsets are null).
+     * where each was read from when it comes from a Kafka source (else the offsets are null). With
+     * {@code strict}, a batch with an event reading finds invalid is refused before anything is
+     * logged.
      */
     private CompletableFuture<Appended> log(
         EventTexts events,
         List<String> unreadable,
         IntFunction<String> defaultSource,
+        boolean strict,
         String request,
         IntFunction<SourceOffset> eventOffset,
         IntFunction<SourceOffset> unreadableOffset) {
@@ -296,6 +313,10 @@ public final class ClusterIngest implements PipelineLifecycleListener {
       String lineage = reader.definition.revision().lineage();
       int partitions = reader.partitions;
       PipelineCore.ReadBatch batch = reader.core.read(events, defaultSource, now);
+      if (strict && batch.unreadable() > 0) {
+        return CompletableFuture.failedFuture(
+            new UnreadableBatchException(batch.unreadable(), batch.unreadableRejections()));
+      }
       IntFunction<SourceOffset> origin = eventOffset == null ? i -> null : eventOffset;
       List<IngestLog.Entry> entries = new ArrayList<>(events.size() + unreadable.size());
       int logged = 0;
@@ -314,7 +335,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                       source,
                       in.bytes(),
                       request,
-                      origin.apply(in.index()))));
+                      origin.apply(in.index()),
+                      request == null ? -1 : in.index())));
           logged++;
         }
       }
@@ -332,7 +354,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     null,
                     text,
                     request,
-                    origin.apply(refused.text()))));
+                    origin.apply(refused.text()),
+                    -1)));
       }
       for (int i = 0; i < unreadable.size(); i++) {
         String line = unreadable.get(i);
@@ -347,7 +370,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     null,
                     line.getBytes(StandardCharsets.UTF_8),
                     request,
-                    unreadableOffset == null ? null : unreadableOffset.apply(i))));
+                    unreadableOffset == null ? null : unreadableOffset.apply(i),
+                    -1)));
       }
       IngestResult result =
           batch.result(new IngestResult(logged, 0, 0, 0, 0, 0, 0, unreadable.size()));

@@ -30,6 +30,8 @@ import org.springframework.validation.annotation.Validated;
  *     beyond)
  * @param maxPipelinesPerStream pipelines that may read one stream, since one request to a stream is
  *     applied to each of them (a definition beyond is 400)
+ * @param maxRejectedListed refused events the answer to a post lists at most, with their positions
+ *     and reasons; it counts them all
  */
 @Validated
 @ConfigurationProperties("eventide.ingest")
@@ -44,12 +46,18 @@ public record IngestProperties(
     @DefaultValue("24h") Duration idRetention,
     @DefaultValue("1000000") @Min(1) int maxIdsPerShard,
     @DefaultValue("256") @Min(1) int maxInFlight,
-    @DefaultValue("16") @Min(1) int maxPipelinesPerStream) {
+    @DefaultValue("16") @Min(1) int maxPipelinesPerStream,
+    @DefaultValue("100") @Min(0) int maxRejectedListed) {
 
   /** What the live runtime bounds per pipeline. */
   public IngestBounds bounds() {
     return new IngestBounds(
-        maxSources, sourceExpiryIdleTimeouts, idRetention.toMillis(), maxIdsPerShard, json());
+        maxSources,
+        sourceExpiryIdleTimeouts,
+        idRetention.toMillis(),
+        maxIdsPerShard,
+        json(),
+        maxRejectedListed);
   }
 
   /** What one JSON text (a body, a line, an event) may make the parser do. */
