@@ -115,9 +115,14 @@ class EventBodies {
     }
   }
 
-  /** The batches of an NDJSON body, every batch checked by {@link #ndjsonBatch}. */
-  List<EventTexts> ndjson(byte[] bytes) {
-    NdjsonBatches cut = ndjsonBatches();
+  /**
+   * The batches of an NDJSON body, every batch checked by {@link #ndjsonBatch}.
+   *
+   * @param whole whether the body is one batch (a strict post), else batches of {@code
+   *     eventide.ingest.ndjson-batch-events} lines
+   */
+  List<EventTexts> ndjson(byte[] bytes, boolean whole) {
+    NdjsonBatches cut = whole ? wholeNdjsonBatch() : ndjsonBatches();
     List<EventTexts> batches = new ArrayList<>(cut.take(bytes));
     EventTexts last = cut.finish();
     if (last != null) {

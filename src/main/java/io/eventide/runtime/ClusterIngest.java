@@ -224,6 +224,11 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     }
 
     @Override
+    public void checkReadable(EventTexts events) {
+      UnreadableBatchException.refuseUnreadable(reader.core.read(events, i -> null, clock.now()));
+    }
+
+    @Override
     public CompletableFuture<IngestResult> post(EventTexts events, boolean strict) {
       return log(events, List.of(), i -> null, strict, null, null, null)
           .thenApply(Appended::result);
@@ -313,9 +318,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
       String lineage = reader.definition.revision().lineage();
       int partitions = reader.partitions;
       PipelineCore.ReadBatch batch = reader.core.read(events, defaultSource, now);
-      if (strict && batch.unreadable() > 0) {
-        return CompletableFuture.failedFuture(
-            new UnreadableBatchException(batch.unreadable(), batch.unreadableRejections()));
+      if (strict) {
+        UnreadableBatchException.refuseUnreadable(batch);
       }
       IntFunction<SourceOffset> origin = eventOffset == null ? i -> null : eventOffset;
       List<IngestLog.Entry> entries = new ArrayList<>(events.size() + unreadable.size());

@@ -46,10 +46,17 @@ public interface PipelineInput {
   }
 
   /**
-   * A batch of a post. With {@code strict}, a batch in which reading finds an invalid event fails
-   * with {@link UnreadableBatchException} and nothing of it is applied (or logged).
+   * A batch of a post. With {@code strict}, a batch in which reading finds an invalid event is
+   * refused: {@link UnreadableBatchException} is thrown and nothing of it is applied (or logged).
    */
   CompletableFuture<IngestResult> post(EventTexts events, boolean strict);
+
+  /**
+   * Reads a batch without taking it: refuses it with {@link UnreadableBatchException} when an event
+   * cannot be read. For a strict post to a stream, whose body every reader must be able to read
+   * before any takes it.
+   */
+  void checkReadable(EventTexts events);
 
   /**
    * Like {@link #post}, answered once the events are applied ({@code ?wait=applied}), with what

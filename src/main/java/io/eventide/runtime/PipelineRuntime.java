@@ -191,6 +191,11 @@ public final class PipelineRuntime implements PipelineInput {
     return ingest(events, List.of(), i -> null, strict, null);
   }
 
+  @Override
+  public void checkReadable(EventTexts events) {
+    UnreadableBatchException.refuseUnreadable(core.read(events, i -> null, clock.now()));
+  }
+
   /**
    * Like {@link #ingest(EventTexts, List, IntFunction)}, for a run of records of a partition's
    * ingest log (cluster mode): each event is read as of when the replica that logged it read it,
@@ -222,9 +227,8 @@ public final class PipelineRuntime implements PipelineInput {
         run == null
             ? core.read(events, defaultSource, now)
             : core.read(events, defaultSource, run.readAt());
-    if (strict && batch.unreadable() > 0) {
-      return CompletableFuture.failedFuture(
-          new UnreadableBatchException(batch.unreadable(), batch.unreadableRejections()));
+    if (strict) {
+      UnreadableBatchException.refuseUnreadable(batch);
     }
     // The batch's own list: applying it adds the events of sources beyond the cap.
     List<DeadLetter> rejected = batch.rejected();

@@ -1,5 +1,6 @@
 package io.eventide.runtime;
 
+import io.eventide.core.PipelineCore;
 import io.eventide.core.Rejections;
 
 /**
@@ -9,6 +10,13 @@ import io.eventide.core.Rejections;
 public final class UnreadableBatchException extends RuntimeException {
   private final int unreadable;
   private final transient Rejections listed;
+
+  /** Refuses {@code batch} when reading found an event it cannot read. */
+  static void refuseUnreadable(PipelineCore.ReadBatch batch) {
+    if (batch.unreadable() > 0) {
+      throw new UnreadableBatchException(batch.unreadable(), batch.unreadableRejections());
+    }
+  }
 
   public UnreadableBatchException(int unreadable, Rejections listed) {
     super(unreadable + " event(s) of the batch cannot be read; nothing of it was applied");

@@ -204,6 +204,82 @@ class EventAnswersTest {
   }
 
   @Test
+  void aPostToAStreamNamesWhatEachPipelineRefusedAsItReadsTheBody() {
+    LiveApi api = api();
+    api.define(
+        "answers-values",
+        "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\":"
+            + " \"sum\"}, \"stream\": \"answers\"}");
+    api.define(
+        "answers-bytes",
+        "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\":"
+            + " \"sum\"}, \"event\": {\"value\": \"/bytes\"}, \"stream\": \"answers\"}");
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < LiveRuntimeTest.NDJSON_BATCH + 5; i++) {
+      lines.add("{\"key\":\"k\",\"timestamp\":\"2026-01-01T10:00:00Z\",\"value\":1,\"bytes\":2}");
+    }
+    // Readable by the pipeline of /value only, and in the second batch.
+    lines.set(
+        LiveRuntimeTest.NDJSON_BATCH + 2,
+        "{\"key\":\"k\",\"timestamp\":\"2026-01-01T10:00:00Z\",\"value\":1}");
+    lines.set(1, "not json");
+    JsonNode answer =
+        post(api, "/streams/answers/events", LiveApi.NDJSON, String.join("\n", lines))
+            .expect(202)
+            .body()
+            .get("pipelines");
+    assertThat(indexes(answer.at("/answers-values/rejected"))).containsExactly(1);
+    assertThat(indexes(answer.at("/answers-bytes/rejected")))
+        .containsExactly(1, LiveRuntimeTest.NDJSON_BATCH + 2);
+    assertThat(answer.at("/answers-bytes/rejected/1/path").asString()).isEqualTo("/bytes");
+    assertThat(answer.at("/answers-bytes/rejectedTotal").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void aStrictPostToAStreamReachesNoPipelineUnlessEveryReaderCanReadAllOfIt() {
+    LiveApi api = api();
+    api.define(
+        "strict-stream-values",
+        "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\":"
+            + " \"sum\"}, \"stream\": \"strict-answers\"}");
+    api.define(
+        "strict-bytes",
+        "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\":"
+            + " \"sum\"}, \"event\": {\"value\": \"/bytes\"}, \"stream\": \"strict-answers\"}");
+    String both = "{\"key\":\"k\",\"timestamp\":\"2026-01-01T10:00:00Z\",\"value\":1,\"bytes\":2}";
+    String valueOnly = "{\"key\":\"k\",\"timestamp\":\"2026-01-01T10:00:00Z\",\"value\":1}";
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < LiveRuntimeTest.NDJSON_BATCH + 5; i++) {
+      lines.add(i == LiveRuntimeTest.NDJSON_BATCH + 3 ? valueOnly : both);
+    }
+    JsonNode problem =
+        post(
+                api,
+                "/streams/strict-answers/events?strict=true",
+                LiveApi.NDJSON,
+                String.join("\n", lines))
+            .expectProblem(422)
+            .body();
+    assertThat(problem.at("/failed/strict-bytes/status").asInt()).isEqualTo(422);
+    assertThat(problem.at("/failed/strict-bytes/rejected/0/index").asInt())
+        .isEqualTo(LiveRuntimeTest.NDJSON_BATCH + 3);
+    assertThat(problem.at("/failed/strict-bytes/rejected/0/path").asString()).isEqualTo("/bytes");
+    // The pipeline that could read every line took none of them either.
+    assertThat(problem.at("/failed/strict-stream-values").isMissingNode()).isTrue();
+    assertThat(elements(api, "strict-stream-values")).isZero();
+    assertThat(elements(api, "strict-bytes")).isZero();
+
+    post(api, "/streams/strict-answers/events?strict=maybe", MediaType.APPLICATION_JSON, both)
+        .expectProblem(400);
+    JsonNode taken =
+        post(api, "/streams/strict-answers/events?strict=true", MediaType.APPLICATION_JSON, both)
+            .expect(202)
+            .body();
+    assertThat(taken.at("/pipelines/strict-bytes/accepted").asInt()).isEqualTo(1);
+    assertThat(elements(api, "strict-stream-values")).isEqualTo(1);
+  }
+
+  @Test
   void aStrictValueOtherThanTrueOrFalseIsA400NamingTheParameterAndAppliesNothing() {
     LiveApi api = api();
     api.define("strict-values", SUMS);
