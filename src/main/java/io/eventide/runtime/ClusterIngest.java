@@ -5,6 +5,7 @@ import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.PartitionWatermarks;
 import io.eventide.core.PipelineCore;
+import io.eventide.core.Rejections;
 import io.eventide.core.RenderBudget;
 import io.eventide.core.ShardCore;
 import io.eventide.core.ShardSnapshot;
@@ -277,10 +278,11 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                 } else if (receipt.isPresent()) {
                   // The owners list what they refused; what reading refused is known here.
                   IngestResult counts = receipt.get();
+                  Rejections all = appended.result().rejections().plus(counts.rejections());
                   answer.complete(
                       new Applied(
                           counts.withRejections(
-                              appended.result().rejections().plus(counts.rejections())),
+                              Rejections.of(bounds.maxRejectedListed(), all.listed())),
                           true));
                 } else if (appended.lastOffsets().isEmpty()) {
                   answer.complete(new Applied(appended.result(), true));

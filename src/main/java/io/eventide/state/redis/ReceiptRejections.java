@@ -27,7 +27,10 @@ final class ReceiptRejections {
     return out.toString();
   }
 
-  /** What one partition's receipt lists, as many as it kept. */
+  /**
+   * What one partition's receipt lists, as many as it kept: receipts of several partitions add up
+   * to more than one lists, and the request's answer keeps the first of them all.
+   */
   static Rejections parse(String stored) {
     JsonNode entries = JsonMapper.shared().readTree(stored);
     List<Rejection> listed = new ArrayList<>(entries.size());
@@ -39,6 +42,6 @@ final class ReceiptRejections {
               DropReason.valueOf(e.get(2).asString().toUpperCase(Locale.ROOT)),
               e.get(3).asString()));
     }
-    return Rejections.of(listed.size(), listed);
+    return Rejections.of(Integer.MAX_VALUE, listed);
   }
 }
