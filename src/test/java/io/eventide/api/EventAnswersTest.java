@@ -44,14 +44,6 @@ class EventAnswersTest {
     return "{\"key\":\"k%d\",\"timestamp\":\"2026-01-01T10:00:00Z\",\"value\":\"x\"}".formatted(i);
   }
 
-  private static long elements(LiveApi api, String pipeline) {
-    long n = 0;
-    for (JsonNode w : api.get("/pipelines/" + pipeline + "/windows").get("windows")) {
-      n += w.get("elements").asLong();
-    }
-    return n;
-  }
-
   private static List<Integer> indexes(JsonNode rejected) {
     List<Integer> out = new ArrayList<>();
     rejected.forEach(r -> out.add(r.get("index").asInt()));
@@ -124,18 +116,18 @@ class EventAnswersTest {
   @Test
   void theListStopsAtOneHundredWhateverTheBodyWhileTheTotalCountsEveryRefusal() {
     LiveApi api = api();
-    api.define("many-refused", SUMS);
+    api.define("answers-many-refused", SUMS);
     List<String> events = new ArrayList<>();
     for (int i = 0; i < 250; i++) {
       events.add(i % 2 == 0 ? keyless(i) : good(i));
     }
-    JsonNode answer = api.events("many-refused", array(events.toArray(String[]::new)));
+    JsonNode answer = api.events("answers-many-refused", array(events.toArray(String[]::new)));
     assertThat(answer.get("rejectedTotal").asInt()).isEqualTo(125);
     assertThat(answer.get("rejected")).hasSize(100);
     assertThat(indexes(answer.get("rejected")).get(99)).isEqualTo(198);
 
     // In NDJSON the first hundred too, however many batches they span.
-    JsonNode ndjson = api.ndjson("many-refused", events);
+    JsonNode ndjson = api.ndjson("answers-many-refused", events);
     assertThat(ndjson.get("rejectedTotal").asInt()).isEqualTo(125);
     assertThat(indexes(ndjson.get("rejected")).subList(0, 3)).containsExactly(0, 2, 4);
     assertThat(indexes(ndjson.get("rejected")).get(99)).isEqualTo(198);
@@ -144,11 +136,11 @@ class EventAnswersTest {
   @Test
   void aStrictPostWithAnUnreadableEventIsRefusedWholeAndAppliesNothing() {
     LiveApi api = api();
-    api.define("strict", SUMS);
+    api.define("answers-strict", SUMS);
     JsonNode problem =
         post(
                 api,
-                "/pipelines/strict/events?strict=true",
+                "/pipelines/answers-strict/events?strict=true",
                 MediaType.APPLICATION_JSON,
                 array(good(0), good(1), badValue(2), keyless(3), good(4)))
             .expectProblem(422)
@@ -157,8 +149,8 @@ class EventAnswersTest {
     assertThat(indexes(problem.get("rejected"))).containsExactly(2, 3);
     assertThat(problem.at("/rejected/0/path").asString()).isEqualTo("/value");
     assertThat(problem.at("/rejected/1/path").asString()).isEqualTo("/key");
-    assertThat(elements(api, "strict")).isZero();
-    assertThat(api.get("/pipelines/strict/dead-letters").get("deadLetters")).isEmpty();
+    assertThat(api.elements("answers-strict")).isZero();
+    assertThat(api.get("/pipelines/answers-strict/dead-letters").get("deadLetters")).isEmpty();
 
     // NDJSON is judged whole, not batch by batch: the bad line is in the third batch.
     List<String> lines = new ArrayList<>();
@@ -166,18 +158,22 @@ class EventAnswersTest {
       lines.add(i == 2 * LiveRuntimeTest.NDJSON_BATCH + 1 ? "not json" : good(i));
     }
     JsonNode ndjson =
-        post(api, "/pipelines/strict/events?strict=true", LiveApi.NDJSON, String.join("\n", lines))
+        post(
+                api,
+                "/pipelines/answers-strict/events?strict=true",
+                LiveApi.NDJSON,
+                String.join("\n", lines))
             .expectProblem(422)
             .body();
     assertThat(indexes(ndjson.get("rejected")))
         .containsExactly(2 * LiveRuntimeTest.NDJSON_BATCH + 1);
-    assertThat(elements(api, "strict")).isZero();
+    assertThat(api.elements("answers-strict")).isZero();
 
     // An event from the future is readable: strict takes the body and names it.
     JsonNode taken =
         post(
                 api,
-                "/pipelines/strict/events?strict=true&wait=applied",
+                "/pipelines/answers-strict/events?strict=true&wait=applied",
                 MediaType.APPLICATION_JSON,
                 array(good(0), FUTURE))
             .expect(202)
@@ -186,14 +182,18 @@ class EventAnswersTest {
     assertThat(taken.at("/rejected/0/reason").asString()).isEqualTo("future");
     lines.set(2 * LiveRuntimeTest.NDJSON_BATCH + 1, good(99));
     JsonNode whole =
-        post(api, "/pipelines/strict/events?strict=true", LiveApi.NDJSON, String.join("\n", lines))
+        post(
+                api,
+                "/pipelines/answers-strict/events?strict=true",
+                LiveApi.NDJSON,
+                String.join("\n", lines))
             .expect(202)
             .body();
     assertThat(whole.get("accepted").asInt()).isEqualTo(lines.size());
     assertThat(
             post(
                     api,
-                    "/pipelines/strict/events?strict=false",
+                    "/pipelines/answers-strict/events?strict=false",
                     MediaType.APPLICATION_JSON,
                     array(keyless(0)))
                 .expect(202)
@@ -266,8 +266,8 @@ class EventAnswersTest {
     assertThat(problem.at("/failed/strict-bytes/rejected/0/path").asString()).isEqualTo("/bytes");
     // The pipeline that could read every line took none of them either.
     assertThat(problem.at("/failed/strict-stream-values").isMissingNode()).isTrue();
-    assertThat(elements(api, "strict-stream-values")).isZero();
-    assertThat(elements(api, "strict-bytes")).isZero();
+    assertThat(api.elements("strict-stream-values")).isZero();
+    assertThat(api.elements("strict-bytes")).isZero();
 
     post(api, "/streams/strict-answers/events?strict=maybe", MediaType.APPLICATION_JSON, both)
         .expectProblem(400);
@@ -276,21 +276,21 @@ class EventAnswersTest {
             .expect(202)
             .body();
     assertThat(taken.at("/pipelines/strict-bytes/accepted").asInt()).isEqualTo(1);
-    assertThat(elements(api, "strict-stream-values")).isEqualTo(1);
+    assertThat(api.elements("strict-stream-values")).isEqualTo(1);
   }
 
   @Test
   void aStrictValueOtherThanTrueOrFalseIsA400NamingTheParameterAndAppliesNothing() {
     LiveApi api = api();
-    api.define("strict-values", SUMS);
+    api.define("answers-strict-values", SUMS);
     for (MediaType type : List.of(MediaType.APPLICATION_JSON, LiveApi.NDJSON)) {
       JsonNode problem =
-          post(api, "/pipelines/strict-values/events?strict=maybe", type, good(0))
+          post(api, "/pipelines/answers-strict-values/events?strict=maybe", type, good(0))
               .expectProblem(400)
               .body();
       assertThat(problem.at("/errors/0/path").asString()).isEqualTo("strict");
       assertThat(problem.at("/errors/0/reason").asString()).contains("true or false", "maybe");
     }
-    assertThat(elements(api, "strict-values")).isZero();
+    assertThat(api.elements("answers-strict-values")).isZero();
   }
 }

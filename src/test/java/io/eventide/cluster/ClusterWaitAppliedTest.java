@@ -53,7 +53,7 @@ class ClusterWaitAppliedTest {
   @Test
   void aWaitingRequestIsAnsweredWithWhatItsPartitionsOwnersMadeOfIt() throws Exception {
     try (ClusterReplicas replicas =
-        new ClusterReplicas(2, "--eventide.cluster.apply-timeout=15s").startAll()) {
+        new ClusterReplicas(2, "--eventide.cluster.apply-timeout=3s").startAll()) {
       LiveApi logging = replicas.api(1);
       logging.define("waits", DEFINITION);
 
