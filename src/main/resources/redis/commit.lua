@@ -12,8 +12,9 @@
 --       12 a waiting request's receipt field ('<request>:<partition>', '' none), 13 its counts
 --       (eight numbers, comma separated), 14 how long receipts are kept (ms), 15 number of shard
 --       sections, 16 the owner's input watermark once the commit is applied, which makes every
---       window whose finalAt is at or before it final ('' unchanged), then per section four
---       arguments:
+--       window whose finalAt is at or before it final ('' unchanged), 17 the events of the waiting
+--       request this commit refused, a JSON array of [index, path, reason, detail] ('' none), 18
+--       how many of them a receipt keeps, then per section four arguments:
 --         (key, state) pairs; keys removed; (expiry, id) pairs; watermark ('' unchanged)
 --       then panes: (field, index, start, retraction, key, timing, final, record) per pane,
 --       then session windows merged away: (field, key, merge record) per window,
@@ -21,7 +22,7 @@
 --       then fields of the owner's meta: the Kafka source partitions whose last applied record
 --         moved (cluster mode), (field 'origin:<topic>:<partition>', offset) pairs, and the
 --         lateness advisor when it is due (at most once per eventide.ingest.lateness-write-interval),
---         ('lateness', state).
+--         ('lateness', state),
 --       then the windows closed without a closing pane, for a Kafka sink with finals:
 --         (field, key) per window.
 --       Each list is one argument, a MessagePack array of strings (PackedStrings): one argument
@@ -78,11 +79,29 @@ if ARGV[12] ~= '' then
   end
   redis.call('HSET', KEYS[8], ARGV[12], table.concat(counts, ','))
   redis.call('ZADD', KEYS[9], now, ARGV[12])
+  -- The refused events, in the order the request's records were applied, at most ARGV[18].
+  if ARGV[17] ~= '' then
+    local field = ARGV[12] .. ':rejected'
+    local listed = cjson.decode(ARGV[17])
+    local before = redis.call('HGET', KEYS[8], field)
+    if before then
+      local kept = cjson.decode(before)
+      for _, r in ipairs(listed) do
+        if #kept >= tonumber(ARGV[18]) then break end
+        kept[#kept + 1] = r
+      end
+      listed = kept
+    end
+    redis.call('HSET', KEYS[8], field, cjson.encode(listed))
+  end
 end
 local old = redis.call('ZRANGEBYSCORE', KEYS[9], '-inf',
   string.format('(%d', now - tonumber(ARGV[14])), 'LIMIT', 0, 64)
 if #old > 0 then
   redis.call('HDEL', KEYS[8], unpack(old))
+  local rejected = {}
+  for i, field in ipairs(old) do rejected[i] = field .. ':rejected' end
+  redis.call('HDEL', KEYS[8], unpack(rejected))
   redis.call('ZREM', KEYS[9], unpack(old))
 end
 
@@ -108,7 +127,7 @@ local function by_keys(fields)
   return members
 end
 
-local a = 17
+local a = 19
 for s = 0, tonumber(ARGV[15]) - 1 do
   local keys, ids, meta = KEYS[12 + 3 * s], KEYS[13 + 3 * s], KEYS[14 + 3 * s]
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.

@@ -6,7 +6,9 @@
 -- ARGV: 1 the request, then per partition (in the order of KEYS): its number, the offset of the
 --       request's last record in it.
 -- Returns {0} while a partition has not committed that far, else {1, then per partition its
--- receipt's counts, false where it has none}.
+-- receipt's counts and the events it refused (a JSON array), each false where it has none}.
+
+-- A partition's receipt is two fields: '<request>:<partition>' and the same with ':rejected'.
 
 local out = {1}
 for i = 2, #KEYS do
@@ -14,6 +16,8 @@ for i = 2, #KEYS do
   if next <= tonumber(ARGV[2 * i - 1]) then
     return {0}
   end
-  out[i] = redis.call('HGET', KEYS[1], ARGV[1] .. ':' .. ARGV[2 * i - 2])
+  local field = ARGV[1] .. ':' .. ARGV[2 * i - 2]
+  out[2 * i - 2] = redis.call('HGET', KEYS[1], field)
+  out[2 * i - 1] = redis.call('HGET', KEYS[1], field .. ':rejected')
 end
 return out

@@ -115,9 +115,14 @@ class EventBodies {
     }
   }
 
-  /** The batches of an NDJSON body, every batch checked by {@link #ndjsonBatch}. */
-  List<EventTexts> ndjson(byte[] bytes) {
-    NdjsonBatches cut = ndjsonBatches();
+  /**
+   * The batches of an NDJSON body, every batch checked by {@link #ndjsonBatch}.
+   *
+   * @param whole whether the body is one batch (a strict post), else batches of {@code
+   *     eventide.ingest.ndjson-batch-events} lines
+   */
+  List<EventTexts> ndjson(byte[] bytes, boolean whole) {
+    NdjsonBatches cut = whole ? wholeNdjsonBatch() : ndjsonBatches();
     List<EventTexts> batches = new ArrayList<>(cut.take(bytes));
     EventTexts last = cut.finish();
     if (last != null) {
@@ -133,6 +138,11 @@ class EventBodies {
   /** Cuts an NDJSON body into batches of {@code eventide.ingest.ndjson-batch-events} lines. */
   NdjsonBatches ndjsonBatches() {
     return new NdjsonBatches(properties.ndjsonBatchEvents());
+  }
+
+  /** An NDJSON body as one batch, for a strict post: refused or applied whole. */
+  NdjsonBatches wholeNdjsonBatch() {
+    return new NdjsonBatches(Integer.MAX_VALUE);
   }
 
   /**

@@ -8,6 +8,7 @@ import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.RunningPipelines;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -52,9 +53,11 @@ class EventsController {
   Mono<ResponseEntity<JsonNode>> events(
       @PathVariable String name,
       @RequestParam(name = "wait", required = false) String wait,
+      @RequestParam(name = "strict", required = false) String strictParameter,
       ServerHttpRequest request) {
     bodies.checkDeclaredLength(request);
     boolean applied = waitsForApplied(wait);
+    Post post = new Post(applied, IngestAnswer.flag("strict", strictParameter));
     boolean ndjson = EventBodies.isNdjson(request);
     Mono<PipelineInput.Applied> answer =
         runtimes.using(
@@ -62,13 +65,22 @@ class EventsController {
             () -> pipelines.named(name),
             runtime ->
                 ndjson
-                    ? ingestNdjson(runtime, request.getBody(), bodies.limit(), applied)
-                    : ingestJson(runtime, request.getBody(), applied));
+                    ? ingestNdjson(runtime, request.getBody(), bodies.limit(), post)
+                    : ingestJson(runtime, request.getBody(), post));
     return permits.admit(answer).map(a -> accepted(a, applied));
   }
 
+  /**
+   * How a post is taken.
+   *
+   * @param applied whether the answer waits until the events are applied ({@code ?wait=applied})
+   * @param strict whether an event that cannot be read refuses the whole body ({@code
+   *     ?strict=true})
+   */
+  private record Post(boolean applied, boolean strict) {}
+
   private static ResponseEntity<JsonNode> accepted(PipelineInput.Applied answer, boolean applied) {
-    ObjectNode body = answer.counts().toJson();
+    ObjectNode body = IngestAnswer.json(answer.counts());
     if (applied) {
       body.put("applied", answer.complete());
     }
@@ -77,11 +89,11 @@ class EventsController {
 
   /** A JSON body is read whole, checked and cut into its events, then applied as one batch. */
   private Mono<PipelineInput.Applied> ingestJson(
-      PipelineInput runtime, Flux<DataBuffer> body, boolean applied) {
+      PipelineInput runtime, Flux<DataBuffer> body, Post post) {
     return bodies
         .bytes(body)
         .map(bodies::events)
-        .flatMap(events -> Mono.fromFuture(() -> take(runtime, events, applied)));
+        .flatMap(events -> Mono.fromFuture(() -> take(runtime, events, post)));
   }
 
   /** {@code ?wait=applied}, or nothing: the answer comes once the events are durable. */
@@ -97,12 +109,10 @@ class EventsController {
   }
 
   private static CompletableFuture<PipelineInput.Applied> take(
-      PipelineInput runtime, EventTexts events, boolean applied) {
-    return applied
-        ? runtime.ingestApplied(events, List.of(), i -> null)
-        : runtime
-            .ingest(events, List.of(), i -> null)
-            .thenApply(r -> new PipelineInput.Applied(r, true));
+      PipelineInput runtime, EventTexts events, Post post) {
+    return post.applied()
+        ? runtime.postApplied(events, post.strict())
+        : runtime.post(events, post.strict()).thenApply(r -> new PipelineInput.Applied(r, true));
   }
 
   /**
@@ -110,10 +120,12 @@ class EventsController {
    * is applied while at most the next is read. Whatever ends the stream early (the size limit, the
    * store failing) is answered with an {@code applied} that says what the batches before it did;
    * past the size limit the batch being applied then is finished first, so that the figure is
-   * exact.
+   * exact. A strict post is one batch, read whole (within the size limit), so that an unreadable
+   * line refuses all of it. Each batch's rejections are moved to their lines' positions in the
+   * body.
    */
   private Mono<PipelineInput.Applied> ingestNdjson(
-      PipelineInput runtime, Flux<DataBuffer> body, long limit, boolean waitApplied) {
+      PipelineInput runtime, Flux<DataBuffer> body, long limit, Post post) {
     AtomicLong bytes = new AtomicLong();
     Flux<DataBuffer> counted =
         body.doOnNext(
@@ -125,12 +137,14 @@ class EventsController {
               }
             });
     AtomicLong batches = new AtomicLong();
+    AtomicInteger lines = new AtomicInteger();
     AtomicReference<PipelineInput.Applied> applied =
         new AtomicReference<>(new PipelineInput.Applied(IngestResult.EMPTY, true));
     AtomicLong appliedBatches = new AtomicLong();
     return Flux.defer(
             () -> {
-              NdjsonBatches cut = bodies.ndjsonBatches();
+              NdjsonBatches cut =
+                  post.strict() ? bodies.wholeNdjsonBatch() : bodies.ndjsonBatches();
               return counted
                   .concatMapIterable(
                       chunk -> {
@@ -146,7 +160,9 @@ class EventsController {
         .concatMapDelayError(
             batch -> {
               EventTexts read = bodies.ndjsonBatch(batch, batches.getAndIncrement() == 0);
-              return Mono.fromFuture(() -> take(runtime, read, waitApplied))
+              int first = lines.getAndAdd(read.size());
+              return Mono.fromFuture(() -> take(runtime, read, post))
+                  .map(result -> result.at(first))
                   .doOnNext(
                       result -> {
                         applied.accumulateAndGet(result, PipelineInput.Applied::plus);

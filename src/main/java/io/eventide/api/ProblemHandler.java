@@ -5,6 +5,7 @@ import io.eventide.definition.json.Violation;
 import io.eventide.runtime.IngestLogException;
 import io.eventide.runtime.PipelineGoneException;
 import io.eventide.runtime.RedefinitionConflictException;
+import io.eventide.runtime.UnreadableBatchException;
 import io.eventide.state.CommitUnresolvedException;
 import io.eventide.state.StateProperties;
 import io.eventide.state.StateUnavailableException;
@@ -110,10 +111,10 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
           .getBody()
           .setProperty(
               "applied",
-              (unreplicated.applied() == null
+              IngestAnswer.json(
+                  unreplicated.applied() == null
                       ? e.applied()
-                      : e.applied().plus(unreplicated.applied()))
-                  .toJson());
+                      : e.applied().plus(unreplicated.applied())));
       return answer;
     }
     if (cause instanceof CommitUnresolvedException unresolved) {
@@ -140,7 +141,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
               .contentType(MediaType.APPLICATION_PROBLEM_JSON)
               .body(problem);
     }
-    answer.getBody().setProperty("applied", e.applied().toJson());
+    answer.getBody().setProperty("applied", IngestAnswer.json(e.applied()));
     return answer;
   }
 
@@ -167,7 +168,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     problem.setTitle("Applied, not replicated");
     problem.setProperty("outcome", "applied");
     if (e.applied() != null) {
-      problem.setProperty("applied", e.applied().toJson());
+      problem.setProperty("applied", IngestAnswer.json(e.applied()));
     }
     return problem;
   }
@@ -195,6 +196,23 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             HttpStatus.SERVICE_UNAVAILABLE,
             "the ingest log is unavailable; nothing of this request was logged, retry later");
     problem.setTitle("Ingest log unavailable");
+    return problem;
+  }
+
+  /** A strict post with events that cannot be read: nothing of it was applied. */
+  @ExceptionHandler(UnreadableBatchException.class)
+  ResponseEntity<ProblemDetail> unreadableBatch(UnreadableBatchException e) {
+    return ResponseEntity.unprocessableContent()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(unreadableBatchProblem(e));
+  }
+
+  private static ProblemDetail unreadableBatchProblem(UnreadableBatchException e) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_CONTENT, e.getMessage());
+    problem.setTitle("Unreadable events");
+    problem.setProperty("rejectedTotal", e.unreadable());
+    problem.setProperty("rejected", IngestAnswer.listed(e.listed()));
     return problem;
   }
 
@@ -239,6 +257,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
     if (e instanceof InvalidInputException invalid) {
       return invalidInputProblem(invalid);
+    }
+    if (e instanceof UnreadableBatchException unreadable) {
+      return unreadableBatchProblem(unreadable);
     }
     if (e instanceof ErrorResponse response) {
       return response.getBody();

@@ -1,7 +1,9 @@
 package io.eventide.api;
 
 import io.eventide.runtime.Delivery;
+import io.eventide.runtime.UnreadableBatchException;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -74,6 +76,43 @@ final class StreamAnswer {
       error.getHeaders().set(HttpHeaders.RETRY_AFTER, retryAfter);
     }
     throw error;
+  }
+
+  /**
+   * Refuses a strict post with 422 when any reader cannot read some of it: {@code failed} holds
+   * each such reader's problem, as its own route would give it. A check that failed otherwise is
+   * left to the delivery, which reports it.
+   */
+  static void refuseUnreadable(String stream, Map<String, Delivery<Boolean>> checks) {
+    ObjectNode failed = JsonNodeFactory.instance.objectNode();
+    checks.forEach(
+        (name, check) -> {
+          if (check instanceof Delivery.Failed<Boolean> f
+              && unwrap(f.error()) instanceof UnreadableBatchException) {
+            failed.set(name, failure(ProblemHandler.describe(f.error()), null));
+          }
+        });
+    if (failed.isEmpty()) {
+      return;
+    }
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.UNPROCESSABLE_CONTENT,
+            failed.size()
+                + " of the "
+                + checks.size()
+                + " pipelines reading stream '"
+                + stream
+                + "' cannot read events of the body; nothing of it was applied; see failed");
+    problem.setTitle("Unreadable events");
+    problem.setProperty("stream", stream);
+    problem.setProperty("applied", JsonNodeFactory.instance.objectNode());
+    problem.setProperty("failed", failed);
+    throw new ErrorResponseException(HttpStatus.UNPROCESSABLE_CONTENT, problem, null);
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
   }
 
   private static ObjectNode failure(ProblemDetail problem, JsonNode partly) {

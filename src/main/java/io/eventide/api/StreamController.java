@@ -17,6 +17,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -56,8 +57,12 @@ class StreamController {
   @PostMapping(
       path = "/{stream}/events",
       consumes = {MediaType.APPLICATION_JSON_VALUE, EventBodies.NDJSON})
-  Mono<ResponseEntity<JsonNode>> events(@PathVariable String stream, ServerHttpRequest request) {
+  Mono<ResponseEntity<JsonNode>> events(
+      @PathVariable String stream,
+      @RequestParam(name = "strict", required = false) String strictParameter,
+      ServerHttpRequest request) {
     bodies.checkDeclaredLength(request);
+    boolean strict = IngestAnswer.flag("strict", strictParameter);
     boolean ndjson = EventBodies.isNdjson(request);
     // What each pipeline applied, for one that fails after some NDJSON batches.
     Map<String, IngestResult> applied = new ConcurrentHashMap<>();
@@ -67,35 +72,69 @@ class StreamController {
                 readers ->
                     bodies
                         .bytes(request.getBody())
-                        .map(bytes -> ndjson ? bodies.ndjson(bytes) : List.of(bodies.events(bytes)))
+                        .map(
+                            bytes ->
+                                ndjson
+                                    ? bodies.ndjson(bytes, strict)
+                                    : List.of(bodies.events(bytes)))
                         .flatMap(
                             batches ->
-                                streams.deliver(
-                                    readers, runtime -> ingest(runtime, batches, applied))))
+                                (strict ? readableByAll(stream, readers, batches) : Mono.empty())
+                                    .then(
+                                        streams.deliver(
+                                            readers,
+                                            runtime -> ingest(runtime, batches, strict, applied)))))
             .map(
                 outcomes ->
                     StreamAnswer.of(
                         stream,
                         HttpStatus.ACCEPTED,
                         outcomes,
-                        IngestResult::toJson,
+                        IngestAnswer::json,
                         name -> {
                           IngestResult partly = applied.get(name);
-                          return partly == null ? null : partly.toJson();
+                          return partly == null ? null : IngestAnswer.json(partly);
                         },
                         problems.retryAfterSeconds())));
   }
 
-  /** The batches one after another, each committed before the next, as the pipeline route does. */
+  /**
+   * The batches one after another, each committed before the next, as the pipeline route does, each
+   * batch's rejections at their positions in the body.
+   */
   private static Mono<IngestResult> ingest(
-      PipelineInput runtime, List<EventTexts> batches, Map<String, IngestResult> applied) {
+      PipelineInput runtime,
+      List<EventTexts> batches,
+      boolean strict,
+      Map<String, IngestResult> applied) {
     String name = runtime.definition().name();
-    return Flux.fromIterable(batches)
+    int[] firsts = new int[batches.size()];
+    for (int i = 1; i < batches.size(); i++) {
+      firsts[i] = firsts[i - 1] + batches.get(i - 1).size();
+    }
+    return Flux.range(0, batches.size())
         .concatMap(
-            batch ->
-                Mono.fromFuture(() -> runtime.ingest(batch, List.of(), i -> null))
+            i ->
+                Mono.fromFuture(() -> runtime.post(batches.get(i), strict))
+                    .map(result -> result.at(firsts[i]))
                     .doOnNext(result -> applied.merge(name, result, IngestResult::plus)))
         .reduce(IngestResult.EMPTY, IngestResult::plus);
+  }
+
+  /**
+   * A strict post reaches no pipeline unless every reader can read all of it (each through its own
+   * pointers): else 422, naming what each could not read. A strict body is one batch, which each
+   * reader then takes whole or, should its definition change in between, refuses whole.
+   */
+  private Mono<Void> readableByAll(
+      String stream, List<PipelineDefinition> readers, List<EventTexts> batches) {
+    return streams
+        .deliver(
+            readers,
+            runtime ->
+                Mono.fromRunnable(() -> batches.forEach(runtime::checkReadable)).thenReturn(true))
+        .doOnNext(checks -> StreamAnswer.refuseUnreadable(stream, checks))
+        .then();
   }
 
   @PostMapping(path = "/{stream}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)

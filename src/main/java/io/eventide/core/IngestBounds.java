@@ -16,6 +16,7 @@ import io.eventide.core.read.JsonLimits;
  * @param latenessSources watermark sources whose lateness needs are kept apart; the needs of
  *     sources beyond are kept together
  * @param latenessWriteInterval how often (ms) at most the lateness advisor is committed
+ * @param maxRejectedListed refused events a post's answer lists at most (it counts them all)
  */
 public record IngestBounds(
     int maxSources,
@@ -24,10 +25,11 @@ public record IngestBounds(
     int maxIdsPerShard,
     JsonLimits json,
     int latenessSources,
-    long latenessWriteInterval) {
+    long latenessWriteInterval,
+    int maxRejectedListed) {
   /** The defaults of the properties, for {@code /simulate} and tests. */
   public static final IngestBounds DEFAULT =
-      new IngestBounds(1000, 60, 86_400_000L, 1_000_000, JsonLimits.DEFAULT, 16, 1000);
+      new IngestBounds(1000, 60, 86_400_000L, 1_000_000, JsonLimits.DEFAULT, 16, 1000, 100);
 
   /** The same bounds, with the lateness advisor kept apart for {@code sources} sources. */
   public IngestBounds withLatenessSources(int sources) {
@@ -38,6 +40,7 @@ public record IngestBounds(
         maxIdsPerShard,
         json,
         sources,
-        latenessWriteInterval);
+        latenessWriteInterval,
+        maxRejectedListed);
   }
 }

@@ -8,6 +8,7 @@ import tools.jackson.databind.node.ObjectNode;
  * every answer, metric and simulation reports.
  *
  * @param filtered events the pipeline's filter dropped on purpose (not dead letters)
+ * @param rejections the first of the refused (expired, closed, future, invalid) events by position
  */
 public record IngestResult(
     int accepted,
@@ -17,9 +18,39 @@ public record IngestResult(
     int expired,
     int closed,
     int future,
-    int invalid) {
+    int invalid,
+    Rejections rejections) {
 
   public static final IngestResult EMPTY = new IngestResult(0, 0, 0, 0, 0, 0, 0, 0);
+
+  /** Counts that list no refused event. */
+  public IngestResult(
+      int accepted,
+      int late,
+      int duplicates,
+      int filtered,
+      int expired,
+      int closed,
+      int future,
+      int invalid) {
+    this(accepted, late, duplicates, filtered, expired, closed, future, invalid, Rejections.NONE);
+  }
+
+  /** How many events were refused: every one dropped, whether listed or not. */
+  public int rejectedTotal() {
+    return expired + closed + future + invalid;
+  }
+
+  /** The counts of a batch whose first event is event {@code first} of its post. */
+  public IngestResult at(int first) {
+    return first == 0 ? this : withRejections(rejections.mapped(i -> first + i));
+  }
+
+  /** The same counts with {@code listed} as their rejections. */
+  public IngestResult withRejections(Rejections listed) {
+    return new IngestResult(
+        accepted, late, duplicates, filtered, expired, closed, future, invalid, listed);
+  }
 
   public IngestResult plus(IngestResult o) {
     return new IngestResult(
@@ -30,7 +61,8 @@ public record IngestResult(
         expired + o.expired,
         closed + o.closed,
         future + o.future,
-        invalid + o.invalid);
+        invalid + o.invalid,
+        rejections.plus(o.rejections));
   }
 
   /** The answer's body: what {@code POST /events} acknowledges and {@code /simulate} sums up. */

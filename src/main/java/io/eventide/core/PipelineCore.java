@@ -12,6 +12,7 @@ import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.WatermarkPolicy;
 import io.eventide.definition.json.InvalidInputException;
 import io.eventide.definition.json.Violation;
+import io.eventide.engine.DropReason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -36,6 +37,9 @@ public final class PipelineCore {
   private volatile PipelineDefinition definition;
   private volatile EventReader reader;
   private final JsonLimits limits;
+
+  /** Refused events a batch lists at most. */
+  private final int maxListed;
 
   /** The watermark last handed to the shards. */
   private volatile long watermark;
@@ -94,6 +98,7 @@ public final class PipelineCore {
     this.watermark = watermark;
     this.definition = definition;
     this.limits = bounds.json();
+    this.maxListed = bounds.maxRejectedListed();
     this.reader = EventReader.of(definition, definition.newAggregate(), limits);
     WatermarkPolicy policy = definition.watermark();
     this.tracker =
@@ -150,7 +155,12 @@ public final class PipelineCore {
     private final List<Refusal> refusals;
     private final int filtered;
     private final int future;
+    private final int unreadable;
+    private final int maxListed;
     private int invalid;
+
+    /** Events refused when applied (a source beyond the cap); null until there is one. */
+    private List<Rejection> refusedOnApply;
 
     ReadBatch(
         List<List<IncomingEvent>> parts,
@@ -158,13 +168,16 @@ public final class PipelineCore {
         List<Refusal> refusals,
         int filtered,
         int future,
-        int invalid) {
+        int invalid,
+        int maxListed) {
       this.parts = parts;
       this.rejected = rejected;
       this.refusals = refusals;
       this.filtered = filtered;
       this.future = future;
       this.invalid = invalid;
+      this.unreadable = invalid;
+      this.maxListed = maxListed;
     }
 
     /** The events read for shard {@code shard}, in the order they came. */
@@ -184,12 +197,67 @@ public final class PipelineCore {
 
     /** The batch's counts, given the outcome of its parts. */
     public IngestResult result(IngestResult shards) {
-      return shards.plus(new IngestResult(0, 0, 0, filtered, 0, 0, future, invalid));
+      return shards.plus(
+          new IngestResult(
+              0,
+              0,
+              0,
+              filtered,
+              0,
+              0,
+              future,
+              invalid,
+              readRejections().plus(appliedRejections())));
     }
 
-    private void refuse(DeadLetter letter) {
+    /**
+     * How many events reading found invalid: what {@code ?strict=true} refuses a batch for. Events
+     * from the future are readable; the source cap is met only when applying.
+     */
+    public int unreadable() {
+      return unreadable;
+    }
+
+    /** The events reading found invalid, by position, as many as a batch lists. */
+    public Rejections unreadableRejections() {
+      return listed(DropReason.INVALID);
+    }
+
+    /**
+     * What applying refused before any shard saw it, by position: known only where the batch is
+     * applied (in cluster mode, at the partition's owner).
+     */
+    public Rejections appliedRejections() {
+      return refusedOnApply == null ? Rejections.NONE : Rejections.of(maxListed, refusedOnApply);
+    }
+
+    /** What reading refused, by position: known wherever the batch is read. */
+    public Rejections readRejections() {
+      return listed(null);
+    }
+
+    /** The refusals of reading for {@code reason}, or all of them when it is null. */
+    private Rejections listed(DropReason reason) {
+      if (refusals.isEmpty()) {
+        return Rejections.NONE;
+      }
+      List<Rejection> listed = new ArrayList<>();
+      for (int i = 0; i < refusals.size(); i++) {
+        DeadLetter letter = rejected.get(i);
+        if (reason == null || letter.reason() == reason) {
+          listed.add(Rejection.of(refusals.get(i).text(), letter));
+        }
+      }
+      return Rejections.of(maxListed, listed);
+    }
+
+    private void refuse(int index, DeadLetter letter) {
       rejected.add(letter);
       invalid++;
+      if (refusedOnApply == null) {
+        refusedOnApply = new ArrayList<>();
+      }
+      refusedOnApply.add(Rejection.of(index, letter));
     }
   }
 
@@ -273,7 +341,7 @@ public final class PipelineCore {
     }
     rejected.addAll(unreadable);
     refusals.addAll(unreadableRefusals);
-    return new ReadBatch(parts, rejected, refusals, filtered, future, invalid);
+    return new ReadBatch(parts, rejected, refusals, filtered, future, invalid, maxListed);
   }
 
   /** Dead letters for lines of a body, or records, that are not JSON at all. */
@@ -321,6 +389,7 @@ public final class PipelineCore {
           kept = new ArrayList<>(part.subList(0, j));
         }
         batch.refuse(
+            in.index(),
             DeadLetter.invalid(
                 definition.name(),
                 in.raw(),

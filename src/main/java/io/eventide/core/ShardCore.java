@@ -39,6 +39,7 @@ public final class ShardCore {
   private final boolean durable;
   private final IdTracker ids;
   private final long idRetention;
+  private final int maxListed;
   private final Set<String> batchIds = new HashSet<>();
   private final PaneRecordWriter records;
   private final ElementBatch batch;
@@ -74,6 +75,7 @@ public final class ShardCore {
     this.renderBudget = renderBudget;
     this.ids = new IdTracker(bounds.maxIdsPerShard());
     this.idRetention = bounds.idRetention();
+    this.maxListed = bounds.maxRejectedListed();
     this.pipeline = definition.name();
     this.records = new PaneRecordWriter(pipeline, definition.event().keyFields());
     this.strategy = definition.windowingStrategy();
@@ -161,6 +163,7 @@ public final class ShardCore {
     int late = 0;
     int expired = 0;
     int closed = 0;
+    List<Rejection> refused = null;
     long now = clock.now();
     for (int b = 0; b < batch.size(); b++) {
       IncomingEvent in = events.get(batchToPart[b]);
@@ -180,11 +183,25 @@ public final class ShardCore {
       } else {
         closed++;
       }
-      letters.add(DeadLetter.dropped(pipeline, in.raw(), reason, firstDropWindow[b], now));
+      DeadLetter letter = DeadLetter.dropped(pipeline, in.raw(), reason, firstDropWindow[b], now);
+      letters.add(letter);
+      if (refused == null) {
+        refused = new ArrayList<>();
+      }
+      refused.add(Rejection.of(in.index(), letter));
     }
     Arrays.fill(firstDropWindow, 0, batch.size(), null);
     batch.clear();
-    return new IngestResult(accepted, late, duplicates, 0, expired, closed, 0, 0);
+    return new IngestResult(
+        accepted,
+        late,
+        duplicates,
+        0,
+        expired,
+        closed,
+        0,
+        0,
+        refused == null ? Rejections.NONE : Rejections.of(maxListed, refused));
   }
 
   private void remember(Event applied) {

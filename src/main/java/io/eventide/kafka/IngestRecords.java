@@ -26,6 +26,7 @@ final class IngestRecords {
   static final String REQUEST = "eventide-request";
   static final String ORIGIN = "eventide-origin";
   static final String ORIGIN_OFFSET = "eventide-origin-offset";
+  static final String POSITION = "eventide-position";
 
   private IngestRecords() {}
 
@@ -39,6 +40,9 @@ final class IngestRecords {
     }
     if (r.request() != null) {
       headers.add(REQUEST, utf8(r.request()));
+    }
+    if (r.position() >= 0) {
+      headers.add(POSITION, utf8(Integer.toString(r.position())));
     }
     if (r.origin() != null) {
       headers.add(ORIGIN, utf8(r.origin().partition()));
@@ -86,7 +90,20 @@ final class IngestRecords {
         text(record.headers().lastHeader(SOURCE)),
         record.value() == null ? new byte[0] : record.value(),
         text(record.headers().lastHeader(REQUEST)),
-        origin(record));
+        origin(record),
+        position(record));
+  }
+
+  private static int position(ConsumerRecord<byte[], byte[]> record) {
+    String position = text(record.headers().lastHeader(POSITION));
+    if (position == null) {
+      return -1;
+    }
+    try {
+      return Integer.parseInt(position);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   private static boolean isMillis(byte[] body) {

@@ -6,6 +6,7 @@ import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.PartitionWatermarks;
 import io.eventide.core.PipelineCore;
+import io.eventide.core.Rejections;
 import io.eventide.core.RenderBudget;
 import io.eventide.core.ShardCore;
 import io.eventide.core.ShardSnapshot;
@@ -227,7 +228,19 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     @Override
     public CompletableFuture<IngestResult> ingest(
         EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
-      return log(events, unreadable, defaultSource, null, null, null).thenApply(Appended::result);
+      return log(events, unreadable, defaultSource, false, null, null, null)
+          .thenApply(Appended::result);
+    }
+
+    @Override
+    public void checkReadable(EventTexts events) {
+      UnreadableBatchException.refuseUnreadable(reader.core.read(events, i -> null, clock.now()));
+    }
+
+    @Override
+    public CompletableFuture<IngestResult> post(EventTexts events, boolean strict) {
+      return log(events, List.of(), i -> null, strict, null, null, null)
+          .thenApply(Appended::result);
     }
 
     @Override
@@ -237,7 +250,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
         IntFunction<String> defaultSource,
         IntFunction<SourceOffset> eventOffset,
         IntFunction<SourceOffset> unreadableOffset) {
-      return log(events, unreadable, defaultSource, null, eventOffset, unreadableOffset)
+      return log(events, unreadable, defaultSource, false, null, eventOffset, unreadableOffset)
           .thenApply(Appended::result);
     }
 
@@ -246,11 +259,10 @@ public final class ClusterIngest implements PipelineLifecycleListener {
      * have committed past the request's last record in each, and answers with their receipts.
      */
     @Override
-    public CompletableFuture<Applied> ingestApplied(
-        EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
+    public CompletableFuture<Applied> postApplied(EventTexts events, boolean strict) {
       String request = UUID.randomUUID().toString();
       long deadline = System.nanoTime() + applyTimeout.toNanos();
-      return log(events, unreadable, defaultSource, request, null, null)
+      return log(events, List.of(), i -> null, strict, request, null, null)
           .thenCompose(
               appended -> {
                 CompletableFuture<Applied> answer = new CompletableFuture<>();
@@ -271,8 +283,17 @@ public final class ClusterIngest implements PipelineLifecycleListener {
               (receipt, error) -> {
                 if (error != null) {
                   answer.completeExceptionally(error);
-                } else if (receipt.isPresent() || appended.lastOffsets().isEmpty()) {
-                  answer.complete(new Applied(receipt.orElse(appended.result()), true));
+                } else if (receipt.isPresent()) {
+                  // The owners list what they refused; what reading refused is known here.
+                  IngestResult counts = receipt.get();
+                  Rejections all = appended.result().rejections().plus(counts.rejections());
+                  answer.complete(
+                      new Applied(
+                          counts.withRejections(
+                              Rejections.of(bounds.maxRejectedListed(), all.listed())),
+                          true));
+                } else if (appended.lastOffsets().isEmpty()) {
+                  answer.complete(new Applied(appended.result(), true));
                 } else if (System.nanoTime() + delayMs * 1_000_000 > deadline) {
                   answer.complete(new Applied(appended.result(), false));
                 } else {
@@ -291,12 +312,15 @@ public final class ClusterIngest implements PipelineLifecycleListener {
 
     /**
      * Reads and logs a batch; its records carry {@code request} when it waits (else null), and
-     * where each was read from when it comes from a Kafka source (else the offsets are null).
+     * where each was read from when it comes from a Kafka source (else the offsets are null). With
+     * {@code strict}, a batch with an event reading finds invalid is refused before anything is
+     * logged.
      */
     private CompletableFuture<Appended> log(
         EventTexts events,
         List<String> unreadable,
         IntFunction<String> defaultSource,
+        boolean strict,
         String request,
         IntFunction<SourceOffset> eventOffset,
         IntFunction<SourceOffset> unreadableOffset) {
@@ -304,6 +328,9 @@ public final class ClusterIngest implements PipelineLifecycleListener {
       String lineage = reader.definition.revision().lineage();
       int partitions = reader.partitions;
       PipelineCore.ReadBatch batch = reader.core.read(events, defaultSource, now);
+      if (strict) {
+        UnreadableBatchException.refuseUnreadable(batch);
+      }
       IntFunction<SourceOffset> origin = eventOffset == null ? i -> null : eventOffset;
       List<IngestLog.Entry> entries = new ArrayList<>(events.size() + unreadable.size());
       int logged = 0;
@@ -322,7 +349,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                       source,
                       in.bytes(),
                       request,
-                      origin.apply(in.index()))));
+                      origin.apply(in.index()),
+                      request == null ? -1 : in.index())));
           logged++;
         }
       }
@@ -340,7 +368,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     null,
                     text,
                     request,
-                    origin.apply(refused.text()))));
+                    origin.apply(refused.text()),
+                    -1)));
       }
       for (int i = 0; i < unreadable.size(); i++) {
         String line = unreadable.get(i);
@@ -355,7 +384,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     null,
                     line.getBytes(StandardCharsets.UTF_8),
                     request,
-                    unreadableOffset == null ? null : unreadableOffset.apply(i))));
+                    unreadableOffset == null ? null : unreadableOffset.apply(i),
+                    -1)));
       }
       IngestResult result =
           batch.result(new IngestResult(logged, 0, 0, 0, 0, 0, 0, unreadable.size()));

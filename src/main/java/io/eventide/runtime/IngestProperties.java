@@ -35,6 +35,8 @@ import org.springframework.validation.annotation.Validated;
  *     those of sources beyond are kept together
  * @param latenessWriteInterval how often at most a pipeline's lateness sketches are committed with
  *     its state: what a crash can lose of them, and how stale the route may answer
+ * @param maxRejectedListed refused events the answer to a post lists at most, with their positions
+ *     and reasons; it counts them all
  */
 @Validated
 @ConfigurationProperties("eventide.ingest")
@@ -51,7 +53,8 @@ public record IngestProperties(
     @DefaultValue("256") @Min(1) int maxInFlight,
     @DefaultValue("16") @Min(1) int maxPipelinesPerStream,
     @DefaultValue("16") @Min(1) int latenessSources,
-    @DefaultValue("1s") Duration latenessWriteInterval) {
+    @DefaultValue("1s") Duration latenessWriteInterval,
+    @DefaultValue("100") @Min(0) int maxRejectedListed) {
 
   /** What the live runtime bounds per pipeline. */
   public IngestBounds bounds() {
@@ -62,7 +65,8 @@ public record IngestProperties(
         maxIdsPerShard,
         json(),
         latenessSources,
-        latenessWriteInterval.toMillis());
+        latenessWriteInterval.toMillis(),
+        maxRejectedListed);
   }
 
   /** What one JSON text (a body, a line, an event) may make the parser do. */

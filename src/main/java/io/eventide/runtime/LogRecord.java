@@ -14,6 +14,8 @@ package io.eventide.runtime;
  * @param request the request that waits for its records to be applied ({@code ?wait=applied}), for
  *     whose counts the owner leaves a receipt; null when nobody waits
  * @param origin where an event read from a Kafka source was read from; null for a post's
+ * @param position the event's position in the waiting request, for the receipt's rejections; -1
+ *     when nobody waits
  */
 public record LogRecord(
     Kind kind,
@@ -22,11 +24,12 @@ public record LogRecord(
     String source,
     byte[] body,
     String request,
-    SourceOffset origin) {
+    SourceOffset origin,
+    int position) {
 
   /** A record nobody waits for, not read from a Kafka source. */
   public LogRecord(Kind kind, String lineage, long readAt, String source, byte[] body) {
-    this(kind, lineage, readAt, source, body, null, null);
+    this(kind, lineage, readAt, source, body, null, null, -1);
   }
 
   /** The kinds of records. */

@@ -305,11 +305,13 @@ public final class OwnedPartitions {
           runtime.ingest(
               events,
               unreadable,
-              i -> read.get(i).readAt(),
               i -> read.get(i).source(),
-              nextOffset,
-              request,
-              origins);
+              new LoggedRun(
+                  i -> read.get(i).readAt(),
+                  nextOffset,
+                  request,
+                  i -> read.get(i).position(),
+                  origins));
       events = new EventTexts(256);
       records = new ArrayList<>();
       unreadable = new ArrayList<>();

@@ -46,14 +46,25 @@ public interface PipelineInput {
   }
 
   /**
-   * Like {@link #ingest(EventTexts, List, IntFunction)}, answered once the events are applied
-   * ({@code ?wait=applied}), with what became of each. One process answers only then anyway; in
-   * cluster mode this waits for the owners of the partitions, for at most {@code
-   * eventide.cluster.apply-timeout}.
+   * A batch of a post. With {@code strict}, a batch in which reading finds an invalid event is
+   * refused: {@link UnreadableBatchException} is thrown and nothing of it is applied (or logged).
    */
-  default CompletableFuture<Applied> ingestApplied(
-      EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
-    return ingest(events, unreadable, defaultSource).thenApply(r -> new Applied(r, true));
+  CompletableFuture<IngestResult> post(EventTexts events, boolean strict);
+
+  /**
+   * Reads a batch without taking it: refuses it with {@link UnreadableBatchException} when an event
+   * cannot be read. For a strict post to a stream, whose body every reader must be able to read
+   * before any takes it.
+   */
+  void checkReadable(EventTexts events);
+
+  /**
+   * Like {@link #post}, answered once the events are applied ({@code ?wait=applied}), with what
+   * became of each. One process answers only then anyway; in cluster mode this waits for the owners
+   * of the partitions, for at most {@code eventide.cluster.apply-timeout}.
+   */
+  default CompletableFuture<Applied> postApplied(EventTexts events, boolean strict) {
+    return post(events, strict).thenApply(r -> new Applied(r, true));
   }
 
   /**
@@ -65,6 +76,11 @@ public interface PipelineInput {
   record Applied(IngestResult counts, boolean complete) {
     public Applied plus(Applied o) {
       return new Applied(counts.plus(o.counts), complete && o.complete);
+    }
+
+    /** The answer for a batch whose first event is event {@code first} of its post. */
+    public Applied at(int first) {
+      return new Applied(counts.at(first), complete);
     }
   }
 

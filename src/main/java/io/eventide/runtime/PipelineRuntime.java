@@ -7,6 +7,7 @@ import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.PartitionWatermarks;
 import io.eventide.core.PipelineCore;
+import io.eventide.core.Rejections;
 import io.eventide.core.RenderBudget;
 import io.eventide.core.ShardCore;
 import io.eventide.core.ShardOps;
@@ -27,12 +28,10 @@ import io.eventide.state.Receipt;
 import io.eventide.state.UnreplicatedCommitException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
-import java.util.function.IntToLongFunction;
 
 /**
  * A live pipeline: a {@link PipelineCore} whose shards run on serial queues of a shared pool, fed
@@ -186,31 +185,53 @@ public final class PipelineRuntime implements PipelineInput {
   @Override
   public CompletableFuture<IngestResult> ingest(
       EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
-    return ingest(events, unreadable, null, defaultSource, null, null, Map.of());
+    return ingest(events, unreadable, defaultSource, false, null);
+  }
+
+  @Override
+  public CompletableFuture<IngestResult> post(EventTexts events, boolean strict) {
+    return ingest(events, List.of(), i -> null, strict, null);
+  }
+
+  @Override
+  public void checkReadable(EventTexts events) {
+    UnreadableBatchException.refuseUnreadable(core.read(events, i -> null, clock.now()));
   }
 
   /**
    * Like {@link #ingest(EventTexts, List, IntFunction)}, for a run of records of a partition's
-   * ingest log (cluster mode): each event is read as of {@code readAt}, when the replica that
-   * logged it read it (null: now), and the commit records {@code nextOffset} as where the partition
-   * resumes, the counts of the run as the receipt of {@code request} when a request waits for them,
-   * and where the run leaves the Kafka source partitions its events were read from ({@code
-   * origins}).
+   * ingest log (cluster mode): each event is read as of when the replica that logged it read it,
+   * and the commit records where the partition resumes, the counts of the run as the receipt of the
+   * request that waits for them, and where the run leaves the Kafka source partitions its events
+   * were read from.
    */
   CompletableFuture<IngestResult> ingest(
       EventTexts events,
       List<String> unreadable,
-      IntToLongFunction readAt,
       IntFunction<String> defaultSource,
-      Long nextOffset,
-      String request,
-      Map<String, Long> origins) {
+      LoggedRun run) {
+    return ingest(events, unreadable, defaultSource, false, run);
+  }
+
+  /**
+   * @param strict whether an event that reading finds invalid refuses the whole batch
+   * @param run the run of the ingest log the batch is (cluster mode), else null
+   */
+  private CompletableFuture<IngestResult> ingest(
+      EventTexts events,
+      List<String> unreadable,
+      IntFunction<String> defaultSource,
+      boolean strict,
+      LoggedRun run) {
     long started = System.nanoTime();
     long now = clock.now();
     PipelineCore.ReadBatch batch =
-        readAt == null
+        run == null
             ? core.read(events, defaultSource, now)
-            : core.read(events, defaultSource, readAt);
+            : core.read(events, defaultSource, run.readAt());
+    if (strict) {
+      UnreadableBatchException.refuseUnreadable(batch);
+    }
     // The batch's own list: applying it adds the events of sources beyond the cap.
     List<DeadLetter> rejected = batch.rejected();
     rejected.addAll(core.unreadable(unreadable, now));
@@ -220,12 +241,17 @@ public final class PipelineRuntime implements PipelineInput {
     synchronized (order) {
       steps = core.apply(batch, now, ops);
       // After the apply: the partition's sources have seen the batch.
-      PartitionProgress progress = progress(nextOffset, now);
-      if (request != null && progress != null) {
-        progress = progress.withReceipt(new Receipt(request, batch.result(unread)));
+      PartitionProgress progress = progress(run == null ? null : run.nextOffset(), now);
+      if (run != null && run.request() != null && progress != null) {
+        // What reading refused, the replica that logged the request knew and told already.
+        IngestResult logged = batch.result(unread).withRejections(Rejections.NONE);
+        progress =
+            progress.withReceipt(
+                new Receipt(run.request(), logged, run.positions())
+                    .plus(IngestResult.EMPTY.withRejections(batch.appliedRejections())));
       }
-      if (!origins.isEmpty() && progress != null) {
-        progress = progress.withOrigins(origins);
+      if (run != null && !run.origins().isEmpty() && progress != null) {
+        progress = progress.withOrigins(run.origins());
       }
       committed = committer.submit(steps, core.changes(now), rejected, progress, core.watermark());
     }

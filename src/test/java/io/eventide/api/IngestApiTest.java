@@ -27,15 +27,6 @@ class IngestApiTest {
     return LiveApi.on(port);
   }
 
-  /** Elements held by the pipeline's open windows, over all keys. */
-  private static long elements(LiveApi api, String pipeline) {
-    long n = 0;
-    for (JsonNode w : api.get("/pipelines/" + pipeline + "/windows").get("windows")) {
-      n += w.get("elements").asLong();
-    }
-    return n;
-  }
-
   private static List<String> lines(int n, String pad) {
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -84,7 +75,7 @@ class IngestApiTest {
             .expectProblem(400)
             .body();
     assertThat(refused.at("/errors/0/path").asString()).isEqualTo("wait");
-    assertThat(elements(api, "waits")).isEqualTo(5);
+    assertThat(api.elements("waits")).isEqualTo(5);
   }
 
   @Test
@@ -137,7 +128,7 @@ class IngestApiTest {
     JsonNode result = api.ndjson("bulk", lines);
     assertThat(result.get("accepted").asInt()).isEqualTo(5 * LiveRuntimeTest.NDJSON_BATCH + 2);
     assertThat(result.at("/dropped/invalid").asInt()).isEqualTo(1);
-    assertThat(elements(api, "bulk")).isEqualTo(5 * LiveRuntimeTest.NDJSON_BATCH + 2);
+    assertThat(api.elements("bulk")).isEqualTo(5 * LiveRuntimeTest.NDJSON_BATCH + 2);
 
     JsonNode letter = api.get("/pipelines/bulk/dead-letters").at("/deadLetters/0");
     assertThat(letter.get("reason").asString()).isEqualTo("invalid");
@@ -168,7 +159,7 @@ class IngestApiTest {
             "{\"source\": \"s1\"}")
         .expectProblem(400);
 
-    assertThat(elements(api, "strict")).isZero();
+    assertThat(api.elements("strict")).isZero();
     assertThat(api.get("/pipelines/strict/dead-letters").get("deadLetters")).isEmpty();
   }
 
@@ -202,7 +193,7 @@ class IngestApiTest {
       assertThat(problem.get("limitBytes").asLong()).isEqualTo(LiveRuntimeTest.MAX_BODY_BYTES);
       assertThat(problem.get("detail").asString()).endsWith("nothing applied");
     }
-    assertThat(elements(api, "declared")).isZero();
+    assertThat(api.elements("declared")).isZero();
   }
 
   @Test
@@ -213,7 +204,7 @@ class IngestApiTest {
     Flux<String> chunks =
         Flux.concat(Flux.just("["), Flux.fromIterable(events).map(e -> e + ","), Flux.just("{}]"));
     api.postEvents("streamedjson", MediaType.APPLICATION_JSON, chunks).expectProblem(413);
-    assertThat(elements(api, "streamedjson")).isZero();
+    assertThat(api.elements("streamedjson")).isZero();
   }
 
   @Test
@@ -230,7 +221,7 @@ class IngestApiTest {
     // Whole batches only, and exactly what the pipeline now holds.
     assertThat(applied % LiveRuntimeTest.NDJSON_BATCH).isZero();
     assertThat(applied).isLessThan(lines.size());
-    assertThat(elements(api, "streamed")).isEqualTo(applied);
+    assertThat(api.elements("streamed")).isEqualTo(applied);
   }
 
   @Test

@@ -51,14 +51,6 @@ class StreamApiTest {
     return api.send(HttpMethod.POST, "/streams/" + stream + "/events", type, body);
   }
 
-  private static long elements(LiveApi api, String pipeline) {
-    long n = 0;
-    for (JsonNode w : api.get("/pipelines/" + pipeline + "/windows").get("windows")) {
-      n += w.get("elements").asLong();
-    }
-    return n;
-  }
-
   @Test
   void everyReaderGetsThePostWithItsOwnWindowsCountsAndWatermark() {
     LiveApi api = api();
@@ -90,7 +82,7 @@ class StreamApiTest {
     assertThat(minute.at("/dropped/invalid").asInt()).isZero();
     assertThat(ten.get("accepted").asInt()).isEqualTo(3);
     assertThat(ten.at("/dropped/invalid").asInt()).isEqualTo(1);
-    assertThat(elements(api, "unrelated")).isZero();
+    assertThat(api.elements("unrelated")).isZero();
 
     // Each pipeline remembers its own ids, and judges lateness by its own watermark: for the minute
     // pipeline (at 10:09) c1's window is gone, so c1 is expired there and a duplicate only in the
@@ -135,8 +127,8 @@ class StreamApiTest {
 
     // The pipeline's own route still feeds it, and only it.
     api.events("clicks-per-minute", array(event("own", "2026-01-01T10:11:00Z", 1)));
-    assertThat(elements(api, "clicks-per-minute")).isEqualTo(1);
-    assertThat(elements(api, "bytes-per-ten")).isZero();
+    assertThat(api.elements("clicks-per-minute")).isEqualTo(1);
+    assertThat(api.elements("bytes-per-ten")).isZero();
   }
 
   @Test
@@ -154,7 +146,7 @@ class StreamApiTest {
     for (String pipeline : List.of("nd-minute", "nd-ten")) {
       assertThat(answer.at("/pipelines/" + pipeline + "/accepted").asInt()).isEqualTo(25);
       assertThat(answer.at("/pipelines/" + pipeline + "/dropped/invalid").asInt()).isEqualTo(1);
-      assertThat(elements(api, pipeline)).isEqualTo(25);
+      assertThat(api.elements(pipeline)).isEqualTo(25);
     }
   }
 
@@ -180,8 +172,8 @@ class StreamApiTest {
     assertThat(tooLarge.get("limitBytes").asLong()).isEqualTo(LiveRuntimeTest.MAX_BODY_BYTES);
     postStream(api, "bad", MediaType.APPLICATION_JSON, array(click("k", "10:00:00", 1, "y")))
         .expect(202);
-    assertThat(elements(api, "bad-a")).isEqualTo(1);
-    assertThat(elements(api, "bad-b")).isEqualTo(1);
+    assertThat(api.elements("bad-a")).isEqualTo(1);
+    assertThat(api.elements("bad-b")).isEqualTo(1);
   }
 
   @Test

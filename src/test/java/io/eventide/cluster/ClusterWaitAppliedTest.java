@@ -61,8 +61,12 @@ class ClusterWaitAppliedTest {
       ArrayNode first = events(10_000, 1);
       first.addAll(events(250_000, 10));
       first.add(JsonMapper.shared().readTree("{\"timestamp\": " + BASE + ", \"value\": 1}"));
-      IngestResult firstCounts = postAndWait(logging, first, true);
+      JsonNode firstAnswer = postAndWait(logging, first, true);
+      IngestResult firstCounts = counts(firstAnswer);
       assertThat(firstCounts).isEqualTo(new IngestResult(2 * KEYS, 0, 0, 0, 0, 0, 0, 1));
+      // Reading refused it at the replica that took the post: it names it.
+      assertThat(indexes(firstAnswer)).containsExactly(2 * KEYS);
+      assertThat(firstAnswer.at("/rejected/0/path").asString()).isEqualTo("/key");
 
       // Window [0m, 1m) fires on time at 2m, provisional until 3m.
       long early = BASE + 120_000;
@@ -85,9 +89,39 @@ class ClusterWaitAppliedTest {
       // Late within the allowed lateness, and past it: window [1m, 2m) expired at 4m.
       ArrayNode late = events(260_000, 100);
       late.addAll(events(90_000, 1000));
-      IngestResult lateCounts = postAndWait(logging, late, true);
-      assertThat(lateCounts).isEqualTo(new IngestResult(KEYS, KEYS, 0, 0, KEYS, 0, 0, 0));
+      late.add(JsonMapper.shared().readTree("{\"key\": \"k0\", \"timestamp\": \"noon\"}"));
+      JsonNode lateAnswer = postAndWait(logging, late, true);
+      IngestResult lateCounts = counts(lateAnswer);
+      assertThat(lateCounts).isEqualTo(new IngestResult(KEYS, KEYS, 0, 0, KEYS, 0, 0, 1));
       assertThat(firstCounts.plus(lateCounts)).isEqualTo(simulatedCounts(logging));
+      // Only the owners knew which were expired: their receipts name them, in the request's
+      // positions, beside what reading refused here.
+      List<Integer> refused = new ArrayList<>();
+      for (int i = KEYS; i <= 2 * KEYS; i++) {
+        refused.add(i);
+      }
+      assertThat(indexes(lateAnswer)).isEqualTo(refused);
+      assertThat(lateAnswer.get("rejectedTotal").asInt()).isEqualTo(KEYS + 1);
+      for (int i = 0; i < KEYS; i++) {
+        assertThat(lateAnswer.at("/rejected/" + i + "/reason").asString()).isEqualTo("expired");
+      }
+      assertThat(lateAnswer.at("/rejected/" + KEYS + "/path").asString()).isEqualTo("/timestamp");
+
+      // A strict post with an unreadable event is logged not at all: /simulate, which never sees
+      // it, computes the same results at the end.
+      ArrayNode unreadable = events(265_000, 100_000);
+      unreadable.insert(3, JsonMapper.shared().readTree("{\"key\": \"k0\", \"value\": 1}"));
+      JsonNode problem =
+          logging
+              .send(
+                  HttpMethod.POST,
+                  "/pipelines/waits/events?wait=applied&strict=true",
+                  MediaType.APPLICATION_JSON,
+                  unreadable.toString())
+              .expectProblem(422)
+              .body();
+      assertThat(problem.at("/rejected/0/index").asInt()).isEqualTo(3);
+      assertThat(problem.at("/rejected/0/path").asString()).isEqualTo("/timestamp");
 
       // Replica 0 owns partitions (cooperative assignment gave it its share) and is frozen:
       // its partitions' records are logged but not applied within the wait.
@@ -97,7 +131,7 @@ class ClusterWaitAppliedTest {
       replicas.freeze(0);
       IngestResult unconfirmed;
       try {
-        unconfirmed = postAndWait(logging, events(270_000, 10_000), false);
+        unconfirmed = counts(postAndWait(logging, events(270_000, 10_000), false));
       } finally {
         replicas.thaw(0);
       }
@@ -120,7 +154,7 @@ class ClusterWaitAppliedTest {
   }
 
   /** Posts with {@code ?wait=applied}, expecting whether it was applied within the wait. */
-  private IngestResult postAndWait(LiveApi api, ArrayNode events, boolean applied) {
+  private JsonNode postAndWait(LiveApi api, ArrayNode events, boolean applied) {
     steps.add(JsonNodeFactory.instance.objectNode().set("events", events));
     JsonNode answer =
         api.send(
@@ -131,7 +165,14 @@ class ClusterWaitAppliedTest {
             .expect(202)
             .body();
     assertThat(answer.get("applied").asBoolean()).as("applied in %s", answer).isEqualTo(applied);
-    return counts(answer);
+    return answer;
+  }
+
+  /** The indexes of the events an answer names as refused, in its order. */
+  private static List<Integer> indexes(JsonNode answer) {
+    List<Integer> out = new ArrayList<>();
+    answer.get("rejected").forEach(r -> out.add(r.get("index").asInt()));
+    return out;
   }
 
   /** Counts as an answer and {@code /simulate} show them. */

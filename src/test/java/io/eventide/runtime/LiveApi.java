@@ -124,6 +124,15 @@ public final class LiveApi {
         .body();
   }
 
+  /** Elements held by the pipeline's open windows, over all keys. */
+  public long elements(String pipeline) {
+    long n = 0;
+    for (JsonNode w : get("/pipelines/" + pipeline + "/windows").get("windows")) {
+      n += w.get("elements").asLong();
+    }
+    return n;
+  }
+
   /** GETs a JSON document that must be there. */
   public JsonNode get(String path) {
     return send(HttpMethod.GET, path, null, null).expect(200).body();

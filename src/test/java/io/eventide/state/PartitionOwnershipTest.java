@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
+import io.eventide.core.Rejection;
+import io.eventide.core.Rejections;
 import io.eventide.core.ShardChanges;
+import io.eventide.engine.DropReason;
 import io.eventide.engine.Time;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.LogPage;
@@ -142,6 +145,40 @@ class PartitionOwnershipTest {
         .contains(new IngestResult(6, 1, 1, 0, 1, 2, 0, 1));
     // Another request's receipts are its own.
     assertThat(store.receipt("p", "r2", Map.of(0, 11L)).join()).contains(IngestResult.EMPTY);
+  }
+
+  @Test
+  void aReceiptListsWhatItsOwnerRefusedBesidePartitionsThatRefusedNothingWithinTheLimit() {
+    PartitionState zero = store.openPartition("p", "L", 0, 2).join();
+    PartitionState one = store.openPartition("p", "L", 1, 2).join();
+    Map<Integer, Long> last = Map.of(0, 10L, 1, 5L);
+    zero.commit(step("a", 11, 100, new Receipt("r1", new IngestResult(1, 0, 0, 0, 0, 0, 0, 0))))
+        .join();
+    one.commit(step("b", 4, 100, new Receipt("r1", refused(expired(3))))).join();
+    // A second commit of the request's records appends, up to the limit (two here).
+    one.commit(step("c", 6, 100, new Receipt("r1", refused(expired(5), expired(7))))).join();
+    IngestResult answer = store.receipt("p", "r1", last).join().orElseThrow();
+    assertThat(answer.accepted()).isEqualTo(1);
+    assertThat(answer.expired()).isEqualTo(3);
+    assertThat(answer.rejections().listed()).containsExactly(expired(3), expired(5));
+
+    // Each partition's list is whole in the sum, whatever the other's length: the request's
+    // answer bounds them all together.
+    zero.commit(step("d", 12, 100, new Receipt("r2", refused(expired(0), expired(2))))).join();
+    one.commit(step("e", 7, 100, new Receipt("r2", refused(expired(1))))).join();
+    assertThat(store.receipt("p", "r2", Map.of(0, 11L, 1, 6L)).join().orElseThrow().rejections())
+        .extracting(Rejections::listed)
+        .isEqualTo(List.of(expired(0), expired(1), expired(2)));
+  }
+
+  private static Rejection expired(int index) {
+    return new Rejection(
+        index, null, DropReason.EXPIRED, "the window is beyond its allowed lateness");
+  }
+
+  /** Counts of expired events, listing them within a limit of two. */
+  private static IngestResult refused(Rejection... listed) {
+    return new IngestResult(0, 0, 0, 0, listed.length, 0, 0, 0, Rejections.of(2, List.of(listed)));
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.MergedWindow;
+import io.eventide.core.Rejections;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardSnapshot;
@@ -346,9 +347,17 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
                 return Optional.<IngestResult>empty();
               }
               IngestResult sum = IngestResult.EMPTY;
-              for (Object counts : items.subList(1, items.size())) {
+              // Per partition its counts, then what it refused; either null where it has none.
+              for (int i = 1; i < items.size(); i += 2) {
+                Object counts = items.get(i);
+                Object refused = i + 1 < items.size() ? items.get(i + 1) : null;
                 if (counts != null) {
-                  sum = sum.plus(counts(text(counts)));
+                  IngestResult part = counts(text(counts));
+                  sum =
+                      sum.plus(
+                          refused == null
+                              ? part
+                              : part.withRejections(ReceiptRejections.parse(text(refused))));
                 }
               }
               return Optional.of(sum);
@@ -875,6 +884,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       args.add(number(RECEIPT_RETENTION.toMillis()));
       args.add(number(commit.shards().size()));
       args.add(commit.finalThrough() == null ? new byte[0] : number(commit.finalThrough()));
+      Rejections refused = receipt == null ? Rejections.NONE : receipt.counts().rejections();
+      args.add(refused.isEmpty() ? new byte[0] : utf8(ReceiptRejections.json(refused)));
+      args.add(number(refused.limit()));
       for (ShardChanges c : commit.shards()) {
         int shard = firstShard + c.shard();
         scriptKeys.add(keys.shardKeys(pipeline, shard));
