@@ -4,7 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.eventide.core.IngestBounds;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.PipelineLimits;
 import io.eventide.definition.Revision;
@@ -33,13 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
 class OwnedPartitionsTest {
   private final String prefix = TestRedis.newKeyPrefix();
   private final LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
-  private final RedisStateStore store =
-      new RedisStateStore(
-          factory,
-          TestRedis.outputProperties(),
-          TestRedis.stateProperties(prefix),
-          IngestBounds.DEFAULT,
-          TestRedis.marker(factory, prefix));
+  private final RedisStateStore store = TestRedis.store(factory, prefix);
 
   @AfterEach
   void close() {

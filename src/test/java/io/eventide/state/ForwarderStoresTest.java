@@ -3,12 +3,10 @@ package io.eventide.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.eventide.core.IngestBounds;
 import io.eventide.sink.ForwarderStore;
 import io.eventide.sink.ForwarderStore.Checkpoint;
 import io.eventide.state.memory.MemoryStateStore;
 import io.eventide.state.redis.RedisForwarderStore;
-import io.eventide.state.redis.RedisStateStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,12 +52,7 @@ class ForwarderStoresTest {
     return new Stores(
         new RedisForwarderStore(
             new ReactiveStringRedisTemplate(factory), TestRedis.stateProperties(prefix)),
-        new RedisStateStore(
-            factory,
-            TestRedis.outputProperties(),
-            TestRedis.stateProperties(prefix),
-            IngestBounds.DEFAULT,
-            TestRedis.marker(factory, prefix)));
+        TestRedis.store(factory, prefix));
   }
 
   @ParameterizedTest

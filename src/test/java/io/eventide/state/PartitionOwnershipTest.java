@@ -3,7 +3,6 @@ package io.eventide.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.Rejection;
 import io.eventide.core.Rejections;
@@ -35,13 +34,7 @@ class PartitionOwnershipTest {
   @BeforeEach
   void connect() {
     factory = TestRedis.connectionFactory(TestRedis.url());
-    store =
-        new RedisStateStore(
-            factory,
-            TestRedis.outputProperties(),
-            TestRedis.stateProperties(prefix),
-            IngestBounds.DEFAULT,
-            TestRedis.marker(factory, prefix));
+    store = TestRedis.store(factory, prefix);
   }
 
   @AfterEach

@@ -1,6 +1,8 @@
 package io.eventide.state;
 
+import io.eventide.core.IngestBounds;
 import io.eventide.sink.OutputProperties;
+import io.eventide.state.redis.RedisStateStore;
 import io.eventide.state.redis.RedisStoreMarker;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
@@ -58,6 +61,16 @@ public final class TestRedis {
   }
 
   /** The state settings of a Redis store built by hand under {@code prefix}. */
+  /** A Redis store built by hand under {@code prefix}, with the default bounds and limits. */
+  public static RedisStateStore store(LettuceConnectionFactory factory, String prefix) {
+    return new RedisStateStore(
+        factory,
+        outputProperties(),
+        stateProperties(prefix),
+        IngestBounds.DEFAULT,
+        marker(factory, prefix));
+  }
+
   /**
    * The marker of a store built by hand under {@code prefix}, checked every second as the service
    * checks its own.

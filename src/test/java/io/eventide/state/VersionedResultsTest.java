@@ -3,7 +3,6 @@ package io.eventide.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.core.DeadLetter;
-import io.eventide.core.IngestBounds;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardSnapshot;
@@ -41,13 +40,7 @@ class VersionedResultsTest {
   @BeforeEach
   void connect() {
     factory = TestRedis.connectionFactory(TestRedis.url());
-    store =
-        new RedisStateStore(
-            factory,
-            TestRedis.outputProperties(),
-            TestRedis.stateProperties(prefix),
-            IngestBounds.DEFAULT,
-            TestRedis.marker(factory, prefix));
+    store = TestRedis.store(factory, prefix);
   }
 
   @AfterEach
