@@ -96,7 +96,8 @@ class SecuredApiTest {
 
   @Test
   void aReaderReadsOnlyItsPipelineAndWritesNothing() {
-    for (String route : List.of("", "/results", "/windows", "/dead-letters", "/watermark")) {
+    for (String route :
+        List.of("", "/results", "/windows", "/dead-letters", "/watermark", "/lateness")) {
       assertThat(http.get("/pipelines/orders" + route, READER).status()).as(route).isEqualTo(200);
     }
     assertProblem(http.get("/pipelines/payments/results", READER), 403);
@@ -132,13 +133,14 @@ class SecuredApiTest {
   @Test
   void headIsCheckedAsGetIs() {
     for (String route :
-        List.of("", "/panes", "/results", "/windows", "/dead-letters", "/watermark")) {
+        List.of("", "/panes", "/results", "/windows", "/dead-letters", "/watermark", "/lateness")) {
       assertThat(head("/pipelines/payments" + route, READER)).as(route).isEqualTo(403);
       assertThat(head("/pipelines/orders" + route, PRODUCER)).as(route).isEqualTo(403);
       assertThat(head("/pipelines/orders" + route, null)).as(route).isEqualTo(401);
     }
     assertThat(head("/pipelines", READER)).isEqualTo(403);
-    for (String route : List.of("", "/results", "/windows", "/dead-letters", "/watermark")) {
+    for (String route :
+        List.of("", "/results", "/windows", "/dead-letters", "/watermark", "/lateness")) {
       assertThat(head("/pipelines/orders" + route, READER)).as(route).isEqualTo(200);
     }
   }
