@@ -23,6 +23,7 @@ public class PaneStreamsShutdown implements SmartLifecycle {
 
   @Override
   public void start() {
+    hub.open();
     running = true;
   }
 

@@ -43,7 +43,10 @@ public class PaneHub implements PaneListener {
   static final Duration PROGRESS_INTERVAL = Duration.ofMillis(250);
 
   private final Map<String, Channel> channels = new ConcurrentHashMap<>();
-  private final Sinks.Empty<Void> closedAll = Sinks.empty();
+
+  /** Completed by {@link #closeAll}; a new one once the service starts again ({@link #open}). */
+  private volatile Sinks.Empty<Void> closedAll = Sinks.empty();
+
   private final Scheduler scheduler = Schedulers.parallel();
   private final PaneLogWatch watch;
   private final int pageSize;
@@ -176,6 +179,14 @@ public class PaneHub implements PaneListener {
   /** Completes when {@link #closeAll} ends every stream: other streams end then too. */
   public Mono<Void> closedAll() {
     return closedAll.asMono();
+  }
+
+  /**
+   * Takes streams again after {@link #closeAll}: a stopped context can be started again (as a
+   * paused test context is), and streams opened then must not end at once.
+   */
+  public void open() {
+    closedAll = Sinks.empty();
   }
 
   /**

@@ -55,9 +55,15 @@ class ClusterLatenessTest {
               .expect(202)
               .body();
       assertThat(answer.get("applied").asBoolean()).isTrue();
-      for (int r = 0; r < 2; r++) {
-        LatenessFeed.assertFed(replicas.api(r).get("/pipelines/advised/lateness"), KEYS);
-      }
+      // Every event of every partition is in the merge, and both replicas answer the same. Which
+      // events were on time is not fixed here, unlike in one process: each partition applies its
+      // share in parallel, and a source's later events applied in one partition move the
+      // watermark the others apply theirs under.
+      JsonNode first = replicas.api(0).get("/pipelines/advised/lateness");
+      assertThat(first.get("events").asLong()).isEqualTo(4L * KEYS);
+      assertThat(first.get("onTime").asLong()).isBetween(1L, 4L * KEYS);
+      assertThat(first.get("sources")).hasSize(2);
+      assertThat(replicas.api(1).get("/pipelines/advised/lateness")).isEqualTo(first);
     }
   }
 }

@@ -39,7 +39,8 @@ class EventTimeFlowTest {
       assertThat(first.toString())
           .isEqualTo(
               "{\"accepted\":3,\"late\":0,\"duplicates\":0,\"filtered\":0,"
-                  + "\"dropped\":{\"expired\":0,\"closed\":0,\"future\":0,\"invalid\":0}}");
+                  + "\"dropped\":{\"expired\":0,\"closed\":0,\"future\":0,\"invalid\":0},"
+                  + "\"rejectedTotal\":0,\"rejected\":[]}");
       JsonNode early = stream.nextPane();
       assertPane(early, "a", 3, 0, "EARLY");
 
