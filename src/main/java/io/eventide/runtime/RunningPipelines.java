@@ -502,7 +502,7 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
     for (PipelineRuntime r : all()) {
       try {
         if (r.failed()) {
-          runtimeOf(r.definition()).thenAccept(PipelineRuntime::tick);
+          restart(r);
         } else {
           r.tick();
         }
@@ -511,6 +511,31 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
         log.error("tick failed for {}", r.definition().name(), e);
       }
     }
+  }
+
+  /**
+   * Restarts a failed runtime from the store, once the registry says its definition still stands. A
+   * runtime also fails when another replica deleted or reset its pipeline (its commit was fenced):
+   * opening it again would write the state of a pipeline that is gone, if only until the open is
+   * undone, so a runtime whose lineage the registry no longer has is forgotten instead.
+   */
+  private void restart(PipelineRuntime failed) {
+    PipelineDefinition definition = failed.definition();
+    String name = definition.name();
+    registry
+        .find(name)
+        .toFuture()
+        .thenCompose(
+            current -> {
+              if (current != null
+                  && current.revision().lineage().equals(definition.revision().lineage())) {
+                return runtimeOf(definition);
+              }
+              running.computeIfPresent(name, (n, start) -> started(start) == failed ? null : start);
+              return CompletableFuture.<PipelineRuntime>failedFuture(
+                  new RuntimeClosedException(name));
+            })
+        .thenAccept(PipelineRuntime::tick);
   }
 
   /**

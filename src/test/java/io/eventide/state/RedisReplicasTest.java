@@ -100,14 +100,27 @@ class RedisReplicasTest {
 
       api(a).delete("totals").expect(204);
 
-      LiveApi.Reply first =
-          api(b)
-              .postEvents(
-                  "totals",
-                  MediaType.APPLICATION_JSON,
-                  array(event("k", "2026-01-01T10:00:01Z", 1)));
-      first.expectProblem(404);
-      assertThat(first.body().get("detail").asString()).contains("totals");
+      // Its failed runtime is not opened again by the beat either, not even until the open is
+      // undone: watched from before the post, on one connection, asked in a tight loop.
+      long reopened =
+          TestRedis.call(
+              redis -> {
+                LiveApi.Reply first =
+                    api(b)
+                        .postEvents(
+                            "totals",
+                            MediaType.APPLICATION_JSON,
+                            array(event("k", "2026-01-01T10:00:01Z", 1)));
+                first.expectProblem(404);
+                assertThat(first.body().get("detail").asString()).contains("totals");
+                long seen = 0;
+                long until = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+                while (System.nanoTime() < until) {
+                  seen += redis.exists(prefix + ":{totals}:meta");
+                }
+                return seen;
+              });
+      assertThat(reopened).isZero();
       api(b)
           .send(
               HttpMethod.POST,
