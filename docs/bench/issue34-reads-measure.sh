@@ -18,15 +18,15 @@ run() { # label, script, n, args...
   for i in $(seq $n); do $R --eval $script "$@" >/dev/null; done
   echo "$label: $(stat eval)"
 }
-ORDER="${P}results:order"; RES="${P}results"; BYKEY="${P}results:by-key"; SPAN="${P}results:span"
+ORDER="${P}results:order"; RES="${P}results"; OFKEY="${P}results:key:k7"; SPAN="${P}results:span"
 FROM=$(( 1767225600000 + 299*60000 ))
 echo "results: $($R zcard $ORDER)"
 run "old key=k7 limit=1" $OLD 50 "$ORDER" "$RES" , '' 0 k7 -9223372036854775 9223372036854775 1
-run "new key=k7 limit=1" $NEW 50 "$ORDER" "$RES" "$BYKEY" "$SPAN" , '' 0 =k7 '' 9223372036854775 1
+run "new key=k7 limit=1" $NEW 50 "$ORDER" "$RES" "$OFKEY" "$SPAN" , '' 0 =k7 '' 9223372036854775 1
 run "old from=last minute limit=1" $OLD 50 "$ORDER" "$RES" , '' 0 '' $FROM 9223372036854775 1
-run "new from=last minute limit=1" $NEW 50 "$ORDER" "$RES" "$BYKEY" "$SPAN" , '' 0 '' $FROM 9223372036854775 1
+run "new from=last minute limit=1" $NEW 50 "$ORDER" "$RES" "$OFKEY" "$SPAN" , '' 0 '' $FROM 9223372036854775 1
 run "old key=k7 from=last minute" $OLD 50 "$ORDER" "$RES" , '' 0 k7 $FROM 9223372036854775 1000
-run "new key=k7 from=last minute" $NEW 50 "$ORDER" "$RES" "$BYKEY" "$SPAN" , '' 0 =k7 $FROM 9223372036854775 1000
+run "new key=k7 from=last minute" $NEW 50 "$ORDER" "$RES" "$OFKEY" "$SPAN" , '' 0 =k7 $FROM 9223372036854775 1000
 # Through HTTP (EVALSHA of the new script).
 $R config resetstat >/dev/null
 for i in $(seq 50); do curl -s "$APP/pipelines/m/results?key=k7&limit=1" >/dev/null; done

@@ -3,8 +3,10 @@
 --
 -- KEYS: 1 the owner's meta (the pipeline's meta when one process owns the pipeline, the
 --       partition's shard meta in cluster mode), 2 the pipeline's meta, 3 results, 4 results index,
---       5 results order, 6 pane log, 7 dead letters, 8 receipts, 9 receipts by time, 10 results by
---       key, 11 results span, then three per shard section: keys, ids, shard meta.
+--       5 results order, 6 pane log, 7 dead letters, 8 receipts, 9 receipts by time, 10 the prefix
+--       of the results of a key (no key itself: '<prefix><key>' is a sorted set of the key's
+--       windows, the results order's members and scores restricted to that key), 11 results span,
+--       then three per shard section: keys, ids, shard meta.
 -- ARGV: 1 owner epoch, 2 the commit's sequence number under that epoch, 3 pane log max length,
 --       4 dead letters max length, 5 results max count, 6 tracker state ('' when unchanged),
 --       7 ids max count per shard, 8 the lineage the owner opened, 9 the partition's next offset,
@@ -114,17 +116,14 @@ local function call_chunked(command, key, items)
   end
 end
 
--- A result's member of the results by key (KEYS[10]; results-by-key.lua, put in front of this).
-local function by_key(field)
-  local at = string.find(field, '@[^@]*$')
-  local slash = string.find(field, '/[^/]*$')
-  return key_prefix(string.sub(field, 1, at - 1)) .. sortable(string.sub(field, at + 1, slash - 1))
-    .. field
+-- The sorted set of a result's key's windows. One small set per key costs a call per window,
+-- but each call is cheap: a single set of every window ordered by key cost several times more
+-- (long members built in Lua, inserted into a set as large as the results).
+local function of_key(field)
+  return KEYS[10] .. string.sub(field, 1, string.find(field, '@[^@]*$') - 1)
 end
-local function by_keys(fields)
-  local members = {}
-  for i = 1, #fields do members[i] = by_key(fields[i]) end
-  return members
+local function forget_of_keys(fields)
+  for i = 1, #fields do redis.call('ZREM', of_key(fields[i]), fields[i]) end
 end
 
 local a = 19
@@ -157,11 +156,13 @@ local fields = {}
 for i = 1, n do
   fields[i] = panes[8 * i - 7]
 end
-local stored = {}
+local stored, known = {}, {}
 for i = 1, #fields, CHUNK do
   local got = redis.call('HMGET', KEYS[4], unpack(fields, i, math.min(i + CHUNK - 1, #fields)))
   for j = 1, #got do
-    if got[j] then stored[fields[i + j - 1]] = tonumber(got[j]) end
+    if got[j] then
+      stored[fields[i + j - 1]] = tonumber(got[j]); known[fields[i + j - 1]] = true
+    end
   end
 end
 -- Per window, where in panes the pane its result becomes is.
@@ -177,37 +178,41 @@ for i = 1, n do
     winners[field] = p
   end
 end
-local records, indexes, order, byKey = {}, {}, {}, {}
+local records, indexes, order = {}, {}, {}
 -- The longest window the results have held (KEYS[11]): a window that ends after a time starts
 -- less than that before it, which bounds where a read for windows ending after a time begins.
-local span = tonumber(redis.call('GET', KEYS[11]) or '0')
+local spanned = redis.call('GET', KEYS[11])
+local span = tonumber(spanned or '0')
 local longest = span
 local function length(field)
   local at = string.find(field, '@[^@]*$')
   local slash = string.find(field, '/[^/]*$')
   return tonumber(string.sub(field, slash + 1)) - tonumber(string.sub(field, at + 1, slash - 1))
 end
--- Results an earlier version wrote have no results by key yet (the two hold the same windows
--- otherwise): the first commit that finds them so indexes them, once.
-if redis.call('EXISTS', KEYS[10]) == 0 then
-  local held = redis.call('ZRANGE', KEYS[5], 0, -1)
-  for i = 1, #held do
-    byKey[#byKey + 1] = 0; byKey[#byKey + 1] = by_key(held[i])
+-- Results an earlier version wrote have neither a span nor sets by key (the span is written with
+-- the first result): the first commit that finds them so indexes them, once.
+if not spanned then
+  local held = redis.call('ZRANGE', KEYS[5], 0, -1, 'WITHSCORES')
+  for i = 1, #held, 2 do
+    redis.call('ZADD', of_key(held[i]), held[i + 1], held[i])
     longest = math.max(longest, length(held[i]))
   end
 end
+-- A window the results held before this commit is in the results order and its key's set
+-- already, under a score its pane cannot change: only new windows are added there.
 for field, p in pairs(winners) do
   records[#records + 1] = field; records[#records + 1] = panes[p + 7]
   indexes[#indexes + 1] = field; indexes[#indexes + 1] = panes[p + 1]
-  order[#order + 1] = panes[p + 2]; order[#order + 1] = field
-  byKey[#byKey + 1] = 0; byKey[#byKey + 1] = by_key(field)
-  longest = math.max(longest, length(field))
+  if not known[field] then
+    order[#order + 1] = panes[p + 2]; order[#order + 1] = field
+    redis.call('ZADD', KEYS[10] .. panes[p + 4], panes[p + 2], field)
+    longest = math.max(longest, length(field))
+  end
 end
 call_chunked('HSET', KEYS[3], records)
 call_chunked('HSET', KEYS[4], indexes)
 call_chunked('ZADD', KEYS[5], order)
-call_chunked('ZADD', KEYS[10], byKey)
-if longest > span then
+if longest > span or not spanned then
   redis.call('SET', KEYS[11], string.format('%.0f', longest))
 end
 -- A session merged into another is no window of its own any more: its result goes, and the pane
@@ -244,7 +249,7 @@ end
 call_chunked('HDEL', KEYS[3], merged)
 call_chunked('HDEL', KEYS[4], merged)
 call_chunked('ZREM', KEYS[5], merged)
-call_chunked('ZREM', KEYS[10], by_keys(merged))
+forget_of_keys(merged)
 local over = redis.call('ZCARD', KEYS[5]) - tonumber(ARGV[5])
 if over > 0 then
   -- Past the limit, the windows that start earliest are forgotten first.
@@ -255,7 +260,7 @@ if over > 0 then
   end
   call_chunked('HDEL', KEYS[3], names)
   call_chunked('HDEL', KEYS[4], names)
-  call_chunked('ZREM', KEYS[10], by_keys(names))
+  forget_of_keys(names)
 end
 
 local deadLetters = cmsgpack.unpack(ARGV[a])

@@ -1,21 +1,22 @@
 -- Reads a page of a pipeline's results in window order (start, then field), after a window.
 --
--- KEYS: 1 results order, 2 results, 3 results by key, 4 results span, and optionally 5 the pane
--- log. ARGV: 1 the field to continue after ('' from the first), 2 its window start, 3 '=' and the
--- key ('' any key), 4 windows ending after this ('' any), 5 windows starting before this, 6 at
--- most this many records.
+-- KEYS: 1 results order, 2 results, 3 the results of the key read (commit.lua), 4 results span,
+-- and optionally 5 the pane log. ARGV: 1 the field to continue after ('' from the first), 2 its
+-- window start, 3 '=' and the key ('' any key), 4 windows ending after this ('' any), 5 windows
+-- starting before this, 6 at most this many records.
 -- Returns {visited, [position,] field, record, field, record, ...}: how many entries of the
 -- indexes the read went through, with the pane log given its newest id ('0-0' for an empty log),
 -- read at the same moment, then the page; one pair more than asked means there is more.
 -- The order is the sorted set's own (score, then bytes of the member), so that a page continues
 -- exactly where the last one ended even when that window has left the results since. A read
 -- costs what it returns and the windows it passes over between its bounds: a key's windows are
--- one range of the results by key, and a window ending after 'from' starts at most the longest
--- window the results have held (the span) before it. results-by-key.lua is put in front of this.
+-- a sorted set of their own, ordered as the results order, and a window ending after 'from'
+-- starts at most the longest window the results have held (the span) before it.
 
-local order, results, byKey = KEYS[1], KEYS[2], KEYS[3]
+local results = KEYS[2]
+-- A key's set holds the results order's members and scores restricted to the key.
+local order = ARGV[3] ~= '' and KEYS[3] or KEYS[1]
 local after, to, limit = ARGV[1], tonumber(ARGV[5]), tonumber(ARGV[6])
-local key = ARGV[3] ~= '' and string.sub(ARGV[3], 2) or nil
 local from = ARGV[4] == '' and -math.huge or tonumber(ARGV[4])
 -- The earliest start of a window ending after 'from'.
 local lowest = nil
@@ -51,67 +52,42 @@ local function take(field)
   return #fields < limit + 1
 end
 
-if key then
-  local prefix = key_prefix(key)
-  local min = '[' .. prefix
-  if after ~= '' and (lowest == nil or tonumber(ARGV[2]) >= lowest) then
-    min = '(' .. prefix .. sortable(ARGV[2]) .. after
-  elseif lowest ~= nil then
-    min = '[' .. prefix .. sortable(string.format('%.0f', lowest))
-  end
-  -- Every member of the key has 'n' or 'p' after its prefix.
-  local max = '(' .. prefix .. 'q'
-  local chunk = math.min(CHUNK, limit + 1)
-  local going = true
-  while going do
-    local run = redis.call('ZRANGEBYLEX', byKey, min, max, 'LIMIT', 0, chunk)
-    visited = visited + #run
-    for i = 1, #run do
-      going = take(string.sub(run[i], #prefix + 21))
-      if not going then break end
-    end
-    if #run < chunk then break end
-    min = '(' .. run[#run]
-    chunk = math.min(CHUNK, chunk * 2)
-  end
-else
-  local rank = 0
-  if lowest ~= nil then
-    rank = redis.call('ZCOUNT', order, '-inf', '(' .. string.format('%.0f', lowest))
-  end
-  if after ~= '' then
-    local r = redis.call('ZRANK', order, after)
-    if not r then
-      -- The window has left the results: the first member of its score that sorts after it, by
-      -- a binary search over ranks (Lua's '<' on strings follows the locale, not the bytes).
-      local low = redis.call('ZCOUNT', order, '-inf', '(' .. ARGV[2])
-      local high = redis.call('ZCOUNT', order, '-inf', ARGV[2])
-      while low < high do
-        local mid = math.floor((low + high) / 2)
-        visited = visited + 1
-        if bytes_before(redis.call('ZRANGE', order, mid, mid)[1], after) then
-          low = mid + 1
-        else
-          high = mid
-        end
+local rank = 0
+if lowest ~= nil then
+  rank = redis.call('ZCOUNT', order, '-inf', '(' .. string.format('%.0f', lowest))
+end
+if after ~= '' then
+  local r = redis.call('ZRANK', order, after)
+  if not r then
+    -- The window has left the results: the first member of its score that sorts after it, by
+    -- a binary search over ranks (Lua's '<' on strings follows the locale, not the bytes).
+    local low = redis.call('ZCOUNT', order, '-inf', '(' .. ARGV[2])
+    local high = redis.call('ZCOUNT', order, '-inf', ARGV[2])
+    while low < high do
+      local mid = math.floor((low + high) / 2)
+      visited = visited + 1
+      if bytes_before(redis.call('ZRANGE', order, mid, mid)[1], after) then
+        low = mid + 1
+      else
+        high = mid
       end
-      r = low - 1
     end
-    rank = math.max(rank, r + 1)
+    r = low - 1
   end
-  local chunk = math.min(CHUNK, limit + 1)
-  local going = true
-  while going do
-    local run = redis.call('ZRANGE', order, rank, rank + chunk - 1)
-    visited = visited + #run
-    for i = 1, #run do
-      going = take(run[i])
-      if not going then break end
-    end
-    if #run < chunk then break end
-    rank = rank + chunk
-    chunk = math.min(CHUNK, chunk * 2)
+  rank = math.max(rank, r + 1)
+end
+local chunk = math.min(CHUNK, limit + 1)
+local going = true
+while going do
+  local run = redis.call('ZRANGE', order, rank, rank + chunk - 1)
+  visited = visited + #run
+  for i = 1, #run do
+    going = take(run[i])
+    if not going then break end
   end
+  if #run < chunk then break end
+  rank = rank + chunk
+  chunk = math.min(CHUNK, chunk * 2)
 end
 
 local out = { tostring(visited) }

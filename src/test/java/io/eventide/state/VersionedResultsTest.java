@@ -170,13 +170,13 @@ class VersionedResultsTest {
   }
 
   @Test
-  void resultsWrittenWithoutTheResultsByKeyAreIndexedByTheNextCommit() {
+  void resultsWrittenWithoutTheSetsByKeyAreIndexedByTheNextCommit() {
     PipelineState state = store.open("upgraded", "lineage", 1).join();
     commit(state, "upgraded", 0).join();
-    // As an earlier version left them: results and their order, no index by key or span.
+    // As an earlier version left them: results and their order, no sets by key or span.
     TestRedis.call(
         redis ->
-            redis.del(prefix + ":{upgraded}:results:by-key", prefix + ":{upgraded}:results:span"));
+            redis.del(prefix + ":{upgraded}:results:key:k", prefix + ":{upgraded}:results:span"));
     assertThat(readKey("upgraded")).isEmpty();
     state
         .commit(

@@ -57,11 +57,12 @@ final class RedisKeys {
   }
 
   /**
-   * Sorted set: every result's field under one score, prefixed so that a key's windows are one
-   * lexicographic range (commit.lua describes the members).
+   * Sorted set: the results of one key, as the results order holds them (score the window's start,
+   * member its field). With the empty key, the prefix every key's set begins with, which commit.lua
+   * completes with the keys it writes.
    */
-  String resultsByKey(String pipeline) {
-    return base(pipeline) + "results:by-key";
+  String resultsOfKey(String pipeline, String key) {
+    return base(pipeline) + "results:key:" + key;
   }
 
   /** String: the longest window, in milliseconds, that the results have held. */

@@ -31,8 +31,6 @@ import io.eventide.state.StateStore;
 import io.eventide.state.StateUnavailableException;
 import io.eventide.state.StoreLostException;
 import io.eventide.state.UnreplicatedCommitException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -85,7 +83,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   static final Duration RECEIPT_RETENTION = Duration.ofHours(1);
 
   @SuppressWarnings("rawtypes")
-  private static final RedisScript<List> COMMIT = withResultsByKey("redis/commit.lua");
+  private static final RedisScript<List> COMMIT =
+      RedisScript.of(new ClassPathResource("redis/commit.lua"), List.class);
 
   @SuppressWarnings("rawtypes")
   private static final RedisScript<List> OPEN =
@@ -108,7 +107,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       RedisScript.of(new ClassPathResource("redis/panes.lua"), List.class);
 
   @SuppressWarnings("rawtypes")
-  private static final RedisScript<List> RESULTS = withResultsByKey("redis/results.lua");
+  private static final RedisScript<List> RESULTS =
+      RedisScript.of(new ClassPathResource("redis/results.lua"), List.class);
 
   private static final RedisScript<Long> RELEASE =
       RedisScript.of(new ClassPathResource("redis/release.lua"), Long.class);
@@ -569,7 +569,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     List<String> scriptKeys = new ArrayList<>(5);
     scriptKeys.add(keys.resultsOrder(pipeline));
     scriptKeys.add(keys.results(pipeline));
-    scriptKeys.add(keys.resultsByKey(pipeline));
+    scriptKeys.add(keys.resultsOfKey(pipeline, key == null ? "" : key));
     scriptKeys.add(keys.resultsSpan(pipeline));
     if (position) {
       scriptKeys.add(keys.paneLog(pipeline));
@@ -859,7 +859,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       scriptKeys.add(keys.deadLetters(pipeline));
       scriptKeys.add(keys.receipts(pipeline));
       scriptKeys.add(keys.receiptsByTime(pipeline));
-      scriptKeys.add(keys.resultsByKey(pipeline));
+      scriptKeys.add(keys.resultsOfKey(pipeline, ""));
       scriptKeys.add(keys.resultsSpan(pipeline));
       long number = ++sequence;
       List<byte[]> args = new ArrayList<>(19 + 4 * commit.shards().size());
@@ -1124,25 +1124,6 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       Arrays.stream(TIMINGS).map(t -> ascii(t.name())).toArray(byte[][]::new);
 
   /** A script's reply (stream ids, hash fields) as one list of strings, however it is nested. */
-  /**
-   * A script with the functions of results-by-key.lua in front, after its shebang line if it has
-   * one: the commit writes the results by key and the results read reads them, in one encoding.
-   */
-  @SuppressWarnings("rawtypes")
-  private static RedisScript<List> withResultsByKey(String path) {
-    try {
-      String library =
-          new ClassPathResource("redis/results-by-key.lua")
-              .getContentAsString(StandardCharsets.UTF_8);
-      String script = new ClassPathResource(path).getContentAsString(StandardCharsets.UTF_8);
-      int body = script.startsWith("#!") ? script.indexOf('\n') + 1 : 0;
-      return RedisScript.of(
-          script.substring(0, body) + library + script.substring(body), List.class);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   private static List<String> flatten(List<?> reply) {
     List<String> out = new ArrayList<>();
     for (Object o : reply) {
