@@ -45,6 +45,6 @@ final class Finality {
     return finalAt != null
         && isFinal != null
         && !isFinal.asBoolean()
-        && Timestamps.parse(finalAt) <= finalThrough;
+        && Timestamps.parseRendered(finalAt.asString()) <= finalThrough;
   }
 }

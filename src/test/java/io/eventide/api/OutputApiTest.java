@@ -24,6 +24,31 @@ class OutputApiTest {
 
   @LocalServerPort int port;
 
+  /**
+   * A global window is final only at the end of time, a finalAt past the range producers may use:
+   * its results and its snapshot are read all the same, final once the watermark is +inf.
+   */
+  @Test
+  void aGlobalWindowsResultIsReadBeforeAndAfterTheEndOfTime() {
+    LiveApi api = LiveApi.on(port);
+    api.define(
+        "global-results",
+        """
+        {"window": {"type": "global"}, "aggregate": {"type": "count"},
+         "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}}}
+        """);
+    api.events("global-results", array(event("g", "2026-01-01T10:00:00Z", 1)));
+    JsonNode result = api.get("/pipelines/global-results/results").at("/results/0");
+    assertThat(result.get("value").asLong()).isEqualTo(1);
+    assertThat(result.get("final").asBoolean()).isFalse();
+    try (PaneStream stream = api.panes("global-results", "snapshot=true")) {
+      assertThat(stream.next().type()).isEqualTo("snapshot");
+    }
+    api.watermark("global-results", "{\"watermark\": \"+inf\"}");
+    assertThat(api.get("/pipelines/global-results/results").at("/results/0/final").asBoolean())
+        .isTrue();
+  }
+
   @Test
   void theStreamSendsHeartbeatsAndEndsWhenThePipelineIsDeletedOrReset() {
     LiveApi api = LiveApi.on(port);

@@ -15,15 +15,21 @@ import org.springframework.http.HttpMethod;
 /**
  * Replicas of one Eventide deployment in cluster mode, each a child JVM ({@link ChildService}): one
  * Redis key prefix, one Kafka namespace and consumer group (all new, so that no other test shares
- * them), the test Redis and the test broker. A replica can be killed (SIGKILL), stopped (SIGTERM, a
- * graceful shutdown), frozen (SIGSTOP) and thawed, and started again on its port.
+ * them), the test Redis (or one of the test's own) and the test broker. A replica can be killed
+ * (SIGKILL), stopped (SIGTERM, a graceful shutdown), frozen (SIGSTOP) and thawed, and started again
+ * on its port.
  */
-final class ClusterReplicas implements AutoCloseable {
+public final class ClusterReplicas implements AutoCloseable {
   private final String prefix = TestRedis.newKeyPrefix();
   private final String namespace = "t" + UUID.randomUUID().toString().substring(0, 8) + ".";
   private final List<ChildService> replicas = new ArrayList<>();
 
   ClusterReplicas(int count, String... settings) throws Exception {
+    this(TestRedis.url(), count, settings);
+  }
+
+  /** On the Redis at {@code redisUrl}, such as a {@code StoppableRedis} an outage test stops. */
+  public ClusterReplicas(String redisUrl, int count, String... settings) throws Exception {
     List<String> arguments =
         new ArrayList<>(
             List.of(
@@ -36,7 +42,7 @@ final class ClusterReplicas implements AutoCloseable {
                 "--eventide.cluster.session-timeout=6s"));
     arguments.addAll(List.of(settings));
     for (int i = 0; i < count; i++) {
-      replicas.add(ChildService.prepare(TestRedis.url(), prefix, arguments.toArray(String[]::new)));
+      replicas.add(ChildService.prepare(redisUrl, prefix, arguments.toArray(String[]::new)));
     }
   }
 
@@ -45,12 +51,12 @@ final class ClusterReplicas implements AutoCloseable {
     return namespace;
   }
 
-  int count() {
+  public int count() {
     return replicas.size();
   }
 
   /** Starts every replica at once and waits until each is ready. */
-  ClusterReplicas startAll() throws Exception {
+  public ClusterReplicas startAll() throws Exception {
     for (ChildService r : replicas) {
       r.launch();
     }
@@ -65,7 +71,7 @@ final class ClusterReplicas implements AutoCloseable {
   }
 
   /** Waits until replica {@code i} is ready: started, and joined the consumer group. */
-  void awaitReady(int i) {
+  public void awaitReady(int i) {
     ChildService replica = replicas.get(i);
     replica.awaitStarted();
     await()
@@ -97,16 +103,16 @@ final class ClusterReplicas implements AutoCloseable {
     return replicas.get(i).alive();
   }
 
-  LiveApi api(int i) {
+  public LiveApi api(int i) {
     return replicas.get(i).api;
   }
 
   /** The value of a series in replica {@code i}'s Prometheus scrape. */
-  double metric(int i, String series) throws Exception {
+  public double metric(int i, String series) throws Exception {
     return replicas.get(i).metric(series);
   }
 
-  String log(int i) throws Exception {
+  public String log(int i) throws Exception {
     return replicas.get(i).log();
   }
 

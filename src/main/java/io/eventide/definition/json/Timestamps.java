@@ -120,6 +120,15 @@ public final class Timestamps {
   }
 
   /**
+   * Reads a time this service rendered into a record, such as a pane's {@code finalAt}: any
+   * instant, those past the range producers may use included (a global window is final only at the
+   * end of time).
+   */
+  public static long parseRendered(String iso) {
+    return parseIso(iso);
+  }
+
+  /**
    * Like {@link #parse(JsonNode)}, for an integral JSON number read as a long.
    *
    * @throws IllegalArgumentException when the time is outside the range producers may use
