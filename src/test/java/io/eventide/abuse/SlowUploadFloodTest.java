@@ -45,7 +45,8 @@ import org.springframework.web.reactive.function.client.WebClient;
       "eventide.security.api-keys[2].producer=steady",
       "eventide.ingest.max-in-flight=4",
       "eventide.ingest.max-uploads-per-client=8",
-      "eventide.ingest.body-read-timeout=10s"
+      "eventide.ingest.body-read-timeout=20s",
+      "eventide.ingest.ndjson-batch-events=1"
     })
 class SlowUploadFloodTest {
   static final String ROOT = "root-key-0001";
@@ -77,11 +78,11 @@ class SlowUploadFloodTest {
       }
       // Once A's slots are all held, one more of its uploads is refused at once, naming the limit.
       Awaitility.await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(60))
           .untilAsserted(
               () -> {
                 try (Socket extra = halfSent("flood", A)) {
-                  String answer = answer(extra, Duration.ofSeconds(2));
+                  String answer = answer(extra, Duration.ofSeconds(5));
                   assertThat(answer).startsWith("HTTP/1.1 429");
                   assertThat(answer)
                       .containsIgnoringCase("Retry-After")
@@ -111,6 +112,29 @@ class SlowUploadFloodTest {
       for (Socket socket : held) {
         socket.close();
       }
+    }
+  }
+
+  @Test
+  void aStreamedNdjsonBodyThatStopsIsAnswered408WithWhatItApplied() throws Exception {
+    WebClient web = WebClient.create("http://localhost:" + port);
+    assertThat(send(web, HttpMethod.PUT, "/pipelines/steady", ROOT, COUNTS)).isIn(200, 201);
+    try (Socket socket = new Socket("localhost", port)) {
+      OutputStream out = socket.getOutputStream();
+      String lines = EVENT + "\n" + EVENT + "\n";
+      String head =
+          "POST /pipelines/steady/events HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+              + B
+              + "\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n";
+      out.write(head.getBytes(StandardCharsets.US_ASCII));
+      // One chunk of two lines (two batches), then nothing more, the body never ended.
+      out.write(
+          (Integer.toHexString(lines.length()) + "\r\n" + lines + "\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      String answer = answer(socket, Duration.ofSeconds(30));
+      assertThat(answer).startsWith("HTTP/1.1 408").contains("eventide.ingest.body-read-timeout");
+      assertThat(answer).contains("\"applied\"").contains("\"accepted\":2");
     }
   }
 
