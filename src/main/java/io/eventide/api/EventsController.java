@@ -35,16 +35,19 @@ class EventsController {
   private final RunningPipelines runtimes;
   private final EventBodies bodies;
   private final IngestPermits permits;
+  private final EventReaders readers;
 
   EventsController(
       DefinedPipelines pipelines,
       RunningPipelines runtimes,
       EventBodies bodies,
-      IngestPermits permits) {
+      IngestPermits permits,
+      EventReaders readers) {
     this.pipelines = pipelines;
     this.runtimes = runtimes;
     this.bodies = bodies;
     this.permits = permits;
+    this.readers = readers;
   }
 
   @PostMapping(
@@ -60,14 +63,21 @@ class EventsController {
     Post post = new Post(applied, IngestAnswer.flag("strict", strictParameter));
     boolean ndjson = EventBodies.isNdjson(request);
     Mono<PipelineInput.Applied> answer =
-        runtimes.using(
-            name,
-            () -> pipelines.named(name),
-            runtime ->
-                ndjson
-                    ? ingestNdjson(runtime, request.getBody(), bodies.limit(), post)
-                    : ingestJson(runtime, request.getBody(), post));
-    return permits.admit(answer).map(a -> accepted(a, applied));
+        ndjson
+            ? runtimes.using(
+                name,
+                () -> pipelines.named(name),
+                runtime -> ingestNdjson(runtime, request.getBody(), bodies.limit(), post))
+            // The body is in before the pipeline is entered: a slow one holds up no redefinition.
+            : bodies
+                .bytes(request.getBody())
+                .flatMap(
+                    bytes ->
+                        runtimes.using(
+                            name,
+                            () -> pipelines.named(name),
+                            runtime -> ingestJson(runtime, bytes, post)));
+    return answer.map(a -> accepted(a, applied));
   }
 
   /**
@@ -87,13 +97,17 @@ class EventsController {
     return ResponseEntity.status(HttpStatus.ACCEPTED).body(body);
   }
 
-  /** A JSON body is read whole, checked and cut into its events, then applied as one batch. */
-  private Mono<PipelineInput.Applied> ingestJson(
-      PipelineInput runtime, Flux<DataBuffer> body, Post post) {
-    return bodies
-        .bytes(body)
-        .map(bodies::events)
-        .flatMap(events -> Mono.fromFuture(() -> take(runtime, events, post)));
+  /**
+   * A JSON body, read whole, is checked and cut into its events, then applied as one batch: while
+   * it is, it holds a permit.
+   */
+  private Mono<PipelineInput.Applied> ingestJson(PipelineInput runtime, byte[] body, Post post) {
+    return apply(Mono.fromFuture(() -> take(runtime, bodies.events(body), post)));
+  }
+
+  /** A batch's reading and applying: under a permit, off the event loop. */
+  private <T> Mono<T> apply(Mono<T> batch) {
+    return permits.admit(readers.on(batch));
   }
 
   /** {@code ?wait=applied}, or nothing: the answer comes once the events are durable. */
@@ -122,7 +136,9 @@ class EventsController {
    * past the size limit the batch being applied then is finished first, so that the figure is
    * exact. A strict post is one batch, read whole (within the size limit), so that an unreadable
    * line refuses all of it. Each batch's rejections are moved to their lines' positions in the
-   * body.
+   * body. Only a batch being applied holds a permit, not the reading of the body around it; a body
+   * that is too slow ({@code eventide.ingest.body-read-timeout}) ends the stream like the size
+   * limit.
    */
   private Mono<PipelineInput.Applied> ingestNdjson(
       PipelineInput runtime, Flux<DataBuffer> body, long limit, Post post) {
@@ -159,9 +175,11 @@ class EventsController {
             })
         .concatMapDelayError(
             batch -> {
-              EventTexts read = bodies.ndjsonBatch(batch, batches.getAndIncrement() == 0);
-              int first = lines.getAndAdd(read.size());
-              return Mono.fromFuture(() -> take(runtime, read, post))
+              boolean firstBatch = batches.getAndIncrement() == 0;
+              int first = lines.getAndAdd(batch.size());
+              return apply(
+                      Mono.fromFuture(
+                          () -> take(runtime, bodies.ndjsonBatch(batch, firstBatch), post)))
                   .map(result -> result.at(first))
                   .doOnNext(
                       result -> {
@@ -173,7 +191,10 @@ class EventsController {
             1)
         .then(Mono.fromSupplier(applied::get))
         .onErrorMap(
-            e -> appliedBatches.get() > 0 || e instanceof PayloadTooLargeException,
+            e ->
+                appliedBatches.get() > 0
+                    || e instanceof PayloadTooLargeException
+                    || e instanceof BodyReadTimeoutException,
             e -> new PartlyAppliedException(applied.get().counts(), e));
   }
 }

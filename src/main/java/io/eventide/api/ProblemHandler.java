@@ -127,6 +127,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
       answer
           .getBody()
           .setDetail(before + "then the state store became unavailable and nothing more was");
+    } else if (cause instanceof IngestionBusyException busy) {
+      answer = busy(busy);
+      answer.getBody().setDetail(before + "then " + busy.getMessage());
     } else if (cause instanceof ErrorResponse response) {
       answer =
           ResponseEntity.status(response.getStatusCode())
@@ -225,8 +228,21 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     return retryLater(problem);
   }
 
+  /** The client's own uploads fill its slots; others are not refused. Nothing was applied. */
+  @ExceptionHandler(TooManyUploadsException.class)
+  ResponseEntity<ProblemDetail> tooManyUploads(TooManyUploadsException e) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, e.getMessage());
+    problem.setTitle("Too many uploads from this client");
+    return retryLater(HttpStatus.TOO_MANY_REQUESTS, problem);
+  }
+
   private ResponseEntity<ProblemDetail> retryLater(ProblemDetail problem) {
-    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+    return retryLater(HttpStatus.SERVICE_UNAVAILABLE, problem);
+  }
+
+  private ResponseEntity<ProblemDetail> retryLater(HttpStatus status, ProblemDetail problem) {
+    return ResponseEntity.status(status)
         .header(HttpHeaders.RETRY_AFTER, retryAfterSeconds())
         .contentType(MediaType.APPLICATION_PROBLEM_JSON)
         .body(problem);

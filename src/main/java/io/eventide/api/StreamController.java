@@ -3,6 +3,7 @@ package io.eventide.api;
 import io.eventide.core.IngestResult;
 import io.eventide.core.read.EventTexts;
 import io.eventide.definition.PipelineDefinition;
+import io.eventide.runtime.Delivery;
 import io.eventide.runtime.PipelineInput;
 import io.eventide.runtime.Streams;
 import io.eventide.security.StreamProducers;
@@ -27,7 +28,9 @@ import tools.jackson.databind.JsonNode;
  * Takes events and watermarks for a stream and hands each post to every pipeline reading it. The
  * body is read and checked whole before any pipeline sees it, so that a body that is too large or
  * not JSON is refused for all of them alike; it is parsed once, and each pipeline reads its fields
- * from the same JSON trees through its own pointers.
+ * from the same JSON trees through its own pointers. The body is read before a permit is taken and
+ * parsed off the event loop, and each reader reads and applies its batches there too ({@link
+ * EventReaders}).
  */
 @RestController
 @RequestMapping(path = "/streams", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -38,6 +41,7 @@ class StreamController {
   private final RequestJson requestJson;
   private final IngestPermits permits;
   private final ProblemHandler problems;
+  private final EventReaders eventReaders;
 
   StreamController(
       Streams streams,
@@ -45,13 +49,15 @@ class StreamController {
       EventBodies bodies,
       RequestJson requestJson,
       IngestPermits permits,
-      ProblemHandler problems) {
+      ProblemHandler problems,
+      EventReaders eventReaders) {
     this.streams = streams;
     this.producers = producers;
     this.bodies = bodies;
     this.requestJson = requestJson;
     this.permits = permits;
     this.problems = problems;
+    this.eventReaders = eventReaders;
   }
 
   @PostMapping(
@@ -66,43 +72,55 @@ class StreamController {
     boolean ndjson = EventBodies.isNdjson(request);
     // What each pipeline applied, for one that fails after some NDJSON batches.
     Map<String, IngestResult> applied = new ConcurrentHashMap<>();
-    return permits.admit(
-        readers(stream)
-            .flatMap(
-                readers ->
-                    bodies
-                        .bytes(request.getBody())
-                        .map(
-                            bytes ->
-                                ndjson
-                                    ? bodies.ndjson(bytes, strict)
-                                    : List.of(bodies.events(bytes)))
-                        .flatMap(
-                            batches ->
-                                (strict ? readableByAll(stream, readers, batches) : Mono.empty())
-                                    .then(
-                                        streams.deliver(
-                                            readers,
-                                            runtime -> ingest(runtime, batches, strict, applied)))))
-            .map(
-                outcomes ->
-                    StreamAnswer.of(
-                        stream,
-                        HttpStatus.ACCEPTED,
-                        outcomes,
-                        IngestAnswer::json,
-                        name -> {
-                          IngestResult partly = applied.get(name);
-                          return partly == null ? null : IngestAnswer.json(partly);
-                        },
-                        problems.retryAfterSeconds())));
+    // The permit is taken once the body is in, and held until every reader has applied it.
+    return readers(stream)
+        .flatMap(
+            readers ->
+                bodies
+                    .bytes(request.getBody())
+                    .flatMap(
+                        bytes ->
+                            permits.admit(
+                                deliver(stream, readers, bytes, ndjson, strict, applied))))
+        .map(
+            outcomes ->
+                StreamAnswer.of(
+                    stream,
+                    HttpStatus.ACCEPTED,
+                    outcomes,
+                    IngestAnswer::json,
+                    name -> {
+                      IngestResult partly = applied.get(name);
+                      return partly == null ? null : IngestAnswer.json(partly);
+                    },
+                    problems.retryAfterSeconds()));
+  }
+
+  /** A body that is in, parsed once off the event loop, to every reader. */
+  private Mono<Map<String, Delivery<IngestResult>>> deliver(
+      String stream,
+      List<PipelineDefinition> readers,
+      byte[] body,
+      boolean ndjson,
+      boolean strict,
+      Map<String, IngestResult> applied) {
+    return eventReaders
+        .on(
+            Mono.fromCallable(
+                () -> ndjson ? bodies.ndjson(body, strict) : List.of(bodies.events(body))))
+        .flatMap(
+            batches ->
+                (strict ? readableByAll(stream, readers, batches) : Mono.empty())
+                    .then(
+                        streams.deliver(
+                            readers, runtime -> ingest(runtime, batches, strict, applied))));
   }
 
   /**
    * The batches one after another, each committed before the next, as the pipeline route does, each
    * batch's rejections at their positions in the body.
    */
-  private static Mono<IngestResult> ingest(
+  private Mono<IngestResult> ingest(
       PipelineInput runtime,
       List<EventTexts> batches,
       boolean strict,
@@ -115,7 +133,8 @@ class StreamController {
     return Flux.range(0, batches.size())
         .concatMap(
             i ->
-                Mono.fromFuture(() -> runtime.post(batches.get(i), strict))
+                eventReaders
+                    .on(Mono.fromFuture(() -> runtime.post(batches.get(i), strict)))
                     .map(result -> result.at(firsts[i]))
                     .doOnNext(result -> applied.merge(name, result, IngestResult::plus)))
         .reduce(IngestResult.EMPTY, IngestResult::plus);
@@ -132,7 +151,9 @@ class StreamController {
         .deliver(
             readers,
             runtime ->
-                Mono.fromRunnable(() -> batches.forEach(runtime::checkReadable)).thenReturn(true))
+                eventReaders
+                    .on(Mono.fromRunnable(() -> batches.forEach(runtime::checkReadable)))
+                    .thenReturn(true))
         .doOnNext(checks -> StreamAnswer.refuseUnreadable(stream, checks))
         .then();
   }

@@ -3,7 +3,9 @@ package io.eventide.runtime;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.read.JsonLimits;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -26,8 +28,14 @@ import org.springframework.validation.annotation.Validated;
  *     for windows that stay open longer (global windows, long lateness)
  * @param maxIdsPerShard event ids a shard remembers at once; past it, those that would be forgotten
  *     soonest go first
- * @param maxInFlight ingestion requests in flight at once, over all pipelines and streams (503
- *     beyond)
+ * @param maxInFlight ingestion requests being applied at once, over all pipelines and streams (503
+ *     beyond): a request holds one from when its body is in (for streamed NDJSON, while a batch is
+ *     applied) until it is committed
+ * @param maxUploadsPerClient request bodies one client may have being read at once, on every route:
+ *     a credential with security on, else an address (429 beyond), so that one client's slow or
+ *     unfinished uploads refuse only that client
+ * @param bodyReadTimeout how long a request body may take to arrive, from when the service starts
+ *     reading it to its last byte (408 beyond, and nothing of what had not arrived is applied)
  * @param maxPipelinesPerStream pipelines that may read one stream, since one request to a stream is
  *     applied to each of them (a definition beyond is 400)
  * @param latenessSources watermark sources whose lateness needs ({@code GET
@@ -51,6 +59,8 @@ public record IngestProperties(
     @DefaultValue("24h") Duration idRetention,
     @DefaultValue("1000000") @Min(1) int maxIdsPerShard,
     @DefaultValue("256") @Min(1) int maxInFlight,
+    @DefaultValue("64") @Min(1) int maxUploadsPerClient,
+    @DefaultValue("30s") @NotNull @DurationMin(millis = 1) Duration bodyReadTimeout,
     @DefaultValue("16") @Min(1) int maxPipelinesPerStream,
     @DefaultValue("16") @Min(1) int latenessSources,
     @DefaultValue("1s") Duration latenessWriteInterval,
