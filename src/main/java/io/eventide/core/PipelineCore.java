@@ -207,6 +207,7 @@ public final class PipelineCore {
               0,
               future,
               invalid,
+              0,
               readRejections().plus(appliedRejections())));
     }
 
