@@ -9,6 +9,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * @param filtered events the pipeline's filter dropped on purpose (not dead letters)
  * @param quota events that would have opened a window beyond the pipeline's limit
+ * @param clamped events beyond the future skew taken with their arrival time as their timestamp
+ *     ({@code onFutureSkew: clamp}); they are counted among the others too (accepted, late, ...)
  * @param rejections the first of the refused (expired, closed, future, invalid, quota) events by
  *     position
  */
@@ -22,11 +24,12 @@ public record IngestResult(
     int future,
     int invalid,
     int quota,
+    int clamped,
     Rejections rejections) {
 
   public static final IngestResult EMPTY = new IngestResult(0, 0, 0, 0, 0, 0, 0, 0);
 
-  /** Counts that list no refused event and of which none was over quota. */
+  /** Counts that list no refused event, of which none was over quota nor clamped. */
   public IngestResult(
       int accepted,
       int late,
@@ -37,7 +40,17 @@ public record IngestResult(
       int future,
       int invalid) {
     this(
-        accepted, late, duplicates, filtered, expired, closed, future, invalid, 0, Rejections.NONE);
+        accepted,
+        late,
+        duplicates,
+        filtered,
+        expired,
+        closed,
+        future,
+        invalid,
+        0,
+        0,
+        Rejections.NONE);
   }
 
   /** How many events were refused: every one dropped, whether listed or not. */
@@ -53,7 +66,17 @@ public record IngestResult(
   /** The same counts with {@code listed} as their rejections. */
   public IngestResult withRejections(Rejections listed) {
     return new IngestResult(
-        accepted, late, duplicates, filtered, expired, closed, future, invalid, quota, listed);
+        accepted,
+        late,
+        duplicates,
+        filtered,
+        expired,
+        closed,
+        future,
+        invalid,
+        quota,
+        clamped,
+        listed);
   }
 
   public IngestResult plus(IngestResult o) {
@@ -67,6 +90,7 @@ public record IngestResult(
         future + o.future,
         invalid + o.invalid,
         quota + o.quota,
+        clamped + o.clamped,
         rejections.plus(o.rejections));
   }
 
@@ -77,6 +101,7 @@ public record IngestResult(
     out.put("late", late);
     out.put("duplicates", duplicates);
     out.put("filtered", filtered);
+    out.put("clamped", clamped);
     ObjectNode dropped = out.putObject("dropped");
     dropped.put("expired", expired);
     dropped.put("closed", closed);

@@ -215,6 +215,7 @@ public final class ShardCore {
         0,
         0,
         quota,
+        0,
         refused == null ? Rejections.NONE : Rejections.of(maxListed, refused));
   }
 

@@ -172,7 +172,7 @@ class PartitionOwnershipTest {
   /** Counts of expired events, listing them within a limit of two. */
   private static IngestResult refused(Rejection... listed) {
     return new IngestResult(
-        0, 0, 0, 0, listed.length, 0, 0, 0, 0, Rejections.of(2, List.of(listed)));
+        0, 0, 0, 0, listed.length, 0, 0, 0, 0, 0, Rejections.of(2, List.of(listed)));
   }
 
   @Test

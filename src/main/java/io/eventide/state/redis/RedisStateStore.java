@@ -373,7 +373,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
 
   /**
    * A receipt's counts as stored: nine numbers in {@link IngestResult}'s order (receipts written
-   * before the quota count have eight).
+   * before the quota count have eight). Clamping is decided where a batch is read, never by the
+   * partition's owner, so no receipt carries it.
    */
   private static String counts(IngestResult r) {
     return r.accepted()
@@ -407,6 +408,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         Integer.parseInt(n[6]),
         Integer.parseInt(n[7]),
         n.length > 8 ? Integer.parseInt(n[8]) : 0,
+        0,
         Rejections.NONE);
   }
 
