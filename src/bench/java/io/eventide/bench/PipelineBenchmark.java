@@ -116,6 +116,7 @@ public class PipelineBenchmark {
         new DirectShards(
             new ShardCore(
                 0,
+                IngestBounds.DEFAULT.maxOpenWindows(),
                 definition,
                 () -> 0L,
                 false,

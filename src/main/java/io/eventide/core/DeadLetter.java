@@ -17,7 +17,7 @@ import tools.jackson.databind.node.StringNode;
  * @param event the event as it was sent
  * @param path the JSON pointer of the offending field (invalid, future), else null
  * @param detail a human-readable explanation
- * @param window the window the event was dropped from (expired, closed), else null
+ * @param window the window the event was dropped from (expired, closed, quota), else null
  * @param at the wall-clock time of the drop
  */
 public record DeadLetter(
@@ -56,6 +56,24 @@ public record DeadLetter(
         timestampPath,
         "more than " + maxFutureSkew + " ahead of the wall clock",
         null,
+        at);
+  }
+
+  /**
+   * An event that would have opened {@code window} while its shard held the {@code limit} windows
+   * it may.
+   */
+  public static DeadLetter overQuota(
+      String pipeline, JsonNode event, Window window, int limit, long at) {
+    return new DeadLetter(
+        pipeline,
+        event,
+        DropReason.QUOTA,
+        null,
+        "the window would be one more than the "
+            + limit
+            + " its shard of the pipeline may hold open (eventide.ingest.max-open-windows)",
+        window,
         at);
   }
 

@@ -17,6 +17,8 @@ import io.eventide.core.read.JsonLimits;
  *     sources beyond are kept together
  * @param latenessWriteInterval how often (ms) at most the lateness advisor is committed
  * @param maxRejectedListed refused events a post's answer lists at most (it counts them all)
+ * @param maxOpenWindows windows a pipeline holds at once over all its shards (or partitions); an
+ *     event that would open one more is dead-lettered {@code quota}
  */
 public record IngestBounds(
     int maxSources,
@@ -26,10 +28,12 @@ public record IngestBounds(
     JsonLimits json,
     int latenessSources,
     long latenessWriteInterval,
-    int maxRejectedListed) {
+    int maxRejectedListed,
+    int maxOpenWindows) {
   /** The defaults of the properties, for {@code /simulate} and tests. */
   public static final IngestBounds DEFAULT =
-      new IngestBounds(1000, 60, 86_400_000L, 1_000_000, JsonLimits.DEFAULT, 16, 1000, 100);
+      new IngestBounds(
+          1000, 60, 86_400_000L, 1_000_000, JsonLimits.DEFAULT, 16, 1000, 100, 1_000_000);
 
   /** The same bounds, with the lateness advisor kept apart for {@code sources} sources. */
   public IngestBounds withLatenessSources(int sources) {
@@ -41,6 +45,16 @@ public record IngestBounds(
         json,
         sources,
         latenessWriteInterval,
-        maxRejectedListed);
+        maxRejectedListed,
+        maxOpenWindows);
+  }
+
+  /**
+   * The open windows shard {@code share} of {@code shares} may hold: the limit split so that the
+   * shares add up to it exactly. A shard checks its own share without asking the others, since
+   * keys, and with them windows, are spread over shards by hash.
+   */
+  public int openWindowShare(int share, int shares) {
+    return maxOpenWindows / shares + (share < maxOpenWindows % shares ? 1 : 0);
   }
 }

@@ -8,7 +8,11 @@ import tools.jackson.databind.node.ObjectNode;
  * every answer, metric and simulation reports.
  *
  * @param filtered events the pipeline's filter dropped on purpose (not dead letters)
- * @param rejections the first of the refused (expired, closed, future, invalid) events by position
+ * @param quota events that would have opened a window beyond the pipeline's limit
+ * @param clamped events beyond the future skew taken with their arrival time as their timestamp
+ *     ({@code onFutureSkew: clamp}); they are counted among the others too (accepted, late, ...)
+ * @param rejections the first of the refused (expired, closed, future, invalid, quota) events by
+ *     position
  */
 public record IngestResult(
     int accepted,
@@ -19,11 +23,13 @@ public record IngestResult(
     int closed,
     int future,
     int invalid,
+    int quota,
+    int clamped,
     Rejections rejections) {
 
   public static final IngestResult EMPTY = new IngestResult(0, 0, 0, 0, 0, 0, 0, 0);
 
-  /** Counts that list no refused event. */
+  /** Counts that list no refused event, of which none was over quota nor clamped. */
   public IngestResult(
       int accepted,
       int late,
@@ -33,12 +39,23 @@ public record IngestResult(
       int closed,
       int future,
       int invalid) {
-    this(accepted, late, duplicates, filtered, expired, closed, future, invalid, Rejections.NONE);
+    this(
+        accepted,
+        late,
+        duplicates,
+        filtered,
+        expired,
+        closed,
+        future,
+        invalid,
+        0,
+        0,
+        Rejections.NONE);
   }
 
   /** How many events were refused: every one dropped, whether listed or not. */
   public int rejectedTotal() {
-    return expired + closed + future + invalid;
+    return expired + closed + future + invalid + quota;
   }
 
   /** The counts of a batch whose first event is event {@code first} of its post. */
@@ -49,7 +66,17 @@ public record IngestResult(
   /** The same counts with {@code listed} as their rejections. */
   public IngestResult withRejections(Rejections listed) {
     return new IngestResult(
-        accepted, late, duplicates, filtered, expired, closed, future, invalid, listed);
+        accepted,
+        late,
+        duplicates,
+        filtered,
+        expired,
+        closed,
+        future,
+        invalid,
+        quota,
+        clamped,
+        listed);
   }
 
   public IngestResult plus(IngestResult o) {
@@ -62,6 +89,8 @@ public record IngestResult(
         closed + o.closed,
         future + o.future,
         invalid + o.invalid,
+        quota + o.quota,
+        clamped + o.clamped,
         rejections.plus(o.rejections));
   }
 
@@ -72,11 +101,13 @@ public record IngestResult(
     out.put("late", late);
     out.put("duplicates", duplicates);
     out.put("filtered", filtered);
+    out.put("clamped", clamped);
     ObjectNode dropped = out.putObject("dropped");
     dropped.put("expired", expired);
     dropped.put("closed", closed);
     dropped.put("future", future);
     dropped.put("invalid", invalid);
+    dropped.put("quota", quota);
     return out;
   }
 }

@@ -8,6 +8,7 @@ import io.eventide.core.read.FilteredEvent;
 import io.eventide.core.read.InvalidEvent;
 import io.eventide.core.read.JsonLimits;
 import io.eventide.core.read.UnreadableEvent;
+import io.eventide.definition.FutureSkewAction;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.WatermarkPolicy;
 import io.eventide.definition.json.InvalidInputException;
@@ -155,6 +156,7 @@ public final class PipelineCore {
     private final List<Refusal> refusals;
     private final int filtered;
     private final int future;
+    private final int clamped;
     private final int unreadable;
     private final int maxListed;
     private int invalid;
@@ -168,6 +170,7 @@ public final class PipelineCore {
         List<Refusal> refusals,
         int filtered,
         int future,
+        int clamped,
         int invalid,
         int maxListed) {
       this.parts = parts;
@@ -175,6 +178,7 @@ public final class PipelineCore {
       this.refusals = refusals;
       this.filtered = filtered;
       this.future = future;
+      this.clamped = clamped;
       this.invalid = invalid;
       this.unreadable = invalid;
       this.maxListed = maxListed;
@@ -207,6 +211,8 @@ public final class PipelineCore {
               0,
               future,
               invalid,
+              0,
+              clamped,
               readRejections().plus(appliedRejections())));
     }
 
@@ -289,6 +295,7 @@ public final class PipelineCore {
     PipelineDefinition d = definition;
     EventReader r = reader;
     long skew = tracker == null ? -1 : d.watermark().maxFutureSkew().toMillis();
+    boolean clamp = d.watermark().onFutureSkew() == FutureSkewAction.CLAMP;
     List<List<IncomingEvent>> parts = new ArrayList<>(shardCount);
     int expected = events.size() / shardCount + 16;
     for (int i = 0; i < shardCount; i++) {
@@ -302,6 +309,7 @@ public final class PipelineCore {
     int invalid = 0;
     int filtered = 0;
     int future = 0;
+    int clamped = 0;
     try (EventReader.Reading reading = r.reading(events)) {
       for (int index = 0; index < events.size(); index++) {
         long now = readAt.applyAsLong(index);
@@ -321,7 +329,13 @@ public final class PipelineCore {
           rejected.add(
               DeadLetter.invalid(d.name(), events.tree(index), bad.path(), bad.reason(), now));
           refusals.add(new Refusal(index, false));
-        } else if (read instanceof Event e) {
+        } else if (read instanceof Event sent) {
+          Event e = sent;
+          if (clamp && skew >= 0 && e.timestamp() > now + skew) {
+            // Stamped as it arrived, it moves no watermark past the wall clock.
+            clamped++;
+            e = e.stampedAt(now);
+          }
           if (skew >= 0 && e.timestamp() > now + skew) {
             future++;
             rejected.add(
@@ -341,7 +355,7 @@ public final class PipelineCore {
     }
     rejected.addAll(unreadable);
     refusals.addAll(unreadableRefusals);
-    return new ReadBatch(parts, rejected, refusals, filtered, future, invalid, maxListed);
+    return new ReadBatch(parts, rejected, refusals, filtered, future, clamped, invalid, maxListed);
   }
 
   /** Dead letters for lines of a body, or records, that are not JSON at all. */

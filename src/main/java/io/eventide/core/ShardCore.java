@@ -40,6 +40,7 @@ public final class ShardCore {
   private final IdTracker ids;
   private final long idRetention;
   private final int maxListed;
+  private final int maxOpenWindows;
   private final Set<String> batchIds = new HashSet<>();
   private final PaneRecordWriter records;
   private final ElementBatch batch;
@@ -61,10 +62,13 @@ public final class ShardCore {
   /**
    * @param durable whether the state store keeps state, so that steps must report what changed
    * @param restored the shard's state as the store had it
+   * @param maxOpenWindows the windows this shard may hold at once: its share of the pipeline's (see
+   *     {@link IngestBounds#openWindowShare})
    * @param renderBudget charged for every pane as it is rendered
    */
   public ShardCore(
       int index,
+      int maxOpenWindows,
       PipelineDefinition definition,
       ProcessingClock clock,
       boolean durable,
@@ -83,6 +87,8 @@ public final class ShardCore {
     this.durable = durable;
     this.reportClosed = definition.sinks().sendFinals();
     this.engine = new EventTimeEngine(strategy, definition.newAggregate(), clock, new Output());
+    engine.limitOpenWindows(maxOpenWindows);
+    this.maxOpenWindows = maxOpenWindows;
     this.batch = new ElementBatch(256, engine.lanes());
     WindowFn fn = strategy.windowFn();
     this.starts = new long[fn.maxWindowsPerElement()];
@@ -163,6 +169,7 @@ public final class ShardCore {
     int late = 0;
     int expired = 0;
     int closed = 0;
+    int quota = 0;
     List<Rejection> refused = null;
     long now = clock.now();
     for (int b = 0; b < batch.size(); b++) {
@@ -178,12 +185,18 @@ public final class ShardCore {
         continue;
       }
       DropReason reason = firstDrop[b];
-      if (reason == DropReason.EXPIRED) {
-        expired++;
+      DeadLetter letter;
+      if (reason == DropReason.QUOTA) {
+        quota++;
+        letter = DeadLetter.overQuota(pipeline, in.raw(), firstDropWindow[b], maxOpenWindows, now);
       } else {
-        closed++;
+        if (reason == DropReason.EXPIRED) {
+          expired++;
+        } else {
+          closed++;
+        }
+        letter = DeadLetter.dropped(pipeline, in.raw(), reason, firstDropWindow[b], now);
       }
-      DeadLetter letter = DeadLetter.dropped(pipeline, in.raw(), reason, firstDropWindow[b], now);
       letters.add(letter);
       if (refused == null) {
         refused = new ArrayList<>();
@@ -200,6 +213,8 @@ public final class ShardCore {
         expired,
         closed,
         0,
+        0,
+        quota,
         0,
         refused == null ? Rejections.NONE : Rejections.of(maxListed, refused));
   }

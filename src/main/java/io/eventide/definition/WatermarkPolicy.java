@@ -11,9 +11,19 @@ import java.time.Duration;
  * @param maxFutureSkew how far ahead of the wall clock an event may claim to be
  * @param idleAdvance when every source is idle, let the watermark follow the wall clock minus the
  *     out-of-orderness, so that windows close when traffic stops
+ * @param onFutureSkew what becomes of an event beyond {@code maxFutureSkew}
  */
 public record WatermarkPolicy(
-    Duration maxOutOfOrderness, Duration idleTimeout, Duration maxFutureSkew, boolean idleAdvance) {
+    Duration maxOutOfOrderness,
+    Duration idleTimeout,
+    Duration maxFutureSkew,
+    boolean idleAdvance,
+    FutureSkewAction onFutureSkew) {
   public static final WatermarkPolicy DEFAULT =
-      new WatermarkPolicy(Duration.ZERO, Duration.ofMinutes(1), Duration.ofMinutes(10), false);
+      new WatermarkPolicy(
+          Duration.ZERO,
+          Duration.ofMinutes(1),
+          Duration.ofMinutes(10),
+          false,
+          FutureSkewAction.REJECT);
 }

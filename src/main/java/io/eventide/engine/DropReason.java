@@ -11,7 +11,9 @@ public enum DropReason {
   /** The event claims a time too far ahead of the wall clock (live mode only). */
   FUTURE,
   /** The event could not be read (missing key, bad timestamp, non-numeric value). */
-  INVALID;
+  INVALID,
+  /** The event would open a window beyond the pipeline's limit on open windows. */
+  QUOTA;
 
   /** The lower-case name used in every record Eventide writes. */
   public String wireName() {

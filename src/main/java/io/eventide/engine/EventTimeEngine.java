@@ -78,6 +78,12 @@ public final class EventTimeEngine {
   private long inputWatermark = Time.MIN;
   private long processingTime = Long.MIN_VALUE;
 
+  /** The windows held over all keys, closed ones until their garbage collection included. */
+  private int openWindows;
+
+  /** How many windows may be held at once; an element that would open one more is dropped. */
+  private int maxOpenWindows = Integer.MAX_VALUE;
+
   /** The key being processed; timers are filed under it. */
   private KeyState currentKey;
 
@@ -142,11 +148,20 @@ public final class EventTimeEngine {
   }
 
   public int openWindowCount() {
-    int n = 0;
-    for (KeyState k : keys.all()) {
-      n += k.windowCount();
+    return openWindows;
+  }
+
+  /**
+   * Bounds the windows held at once, closed ones until their garbage collection included: an
+   * element that would open one more is dropped with {@link DropReason#QUOTA}, while windows
+   * already open go on taking elements. Session windows that merge open none. Restored windows
+   * count, so an engine restored beyond a lowered bound opens none until enough have gone.
+   */
+  public void limitOpenWindows(int max) {
+    if (max < 0) {
+      throw new IllegalArgumentException("a negative window limit: " + max);
     }
-    return n;
+    maxOpenWindows = max;
   }
 
   /** The open windows of {@code key}, or of every key when it is null, ordered by key and start. */
@@ -351,7 +366,11 @@ public final class EventTimeEngine {
   private void addToWindow(KeyState k, long start, long end, ElementBatch batch, int idx) {
     WindowState ws = k.find(start, end);
     if (ws == null) {
-      ws = k.add(newWindow(start, end));
+      if (openWindows >= maxOpenWindows) {
+        output.dropped(idx, new Window(start, end), DropReason.QUOTA);
+        return;
+      }
+      ws = open(k, start, end);
     } else if (machine.isClosed(ws)) {
       output.dropped(idx, ws.window(), DropReason.CLOSED);
       return;
@@ -407,11 +426,19 @@ public final class EventTimeEngine {
     return lanes;
   }
 
-  private WindowState newWindow(long start, long end) {
+  /** Adds a new window {@code [start, end)} to the key, counted against the limit. */
+  private WindowState open(KeyState k, long start, long end) {
     WindowState ws = new WindowState(start, end);
     ws.accumulator = newAccumulator(ws);
     ws.slots(machine.newSlots());
-    return ws;
+    openWindows++;
+    return k.add(ws);
+  }
+
+  /** Takes the window out of the key, which frees its place under the limit. */
+  private void discard(KeyState k, WindowState ws) {
+    k.remove(ws);
+    openWindows--;
   }
 
   /** An empty accumulator for the window: the window itself for an inline aggregate. */
@@ -651,7 +678,7 @@ public final class EventTimeEngine {
           if (open && !onTrigger(k, ws, true) && ws.lastPaneIndex() >= 0) {
             output.closedWithoutPane(k.key, ws.window());
           }
-          k.remove(ws);
+          discard(k, ws);
           ws.eventTimers = 0;
           ws.clearProcessingTimers();
         } else {
@@ -772,6 +799,7 @@ public final class EventTimeEngine {
     if (Invariants.THOROUGH) {
       invariants.checkStored(k);
     }
+    openWindows += k.windowCount();
     keys.restored(k);
   }
 
@@ -802,8 +830,13 @@ public final class EventTimeEngine {
     if (result == null) {
       // A closed window of exactly this span keeps its finished bits, as Beam's state would.
       result = k.find(start, end);
+      if (result == null && sources.count == 0 && openWindows >= maxOpenWindows) {
+        // Proto-windows only, no window of the key among them: the merge would open one more.
+        // Each of their elements is then refused where it is added.
+        return;
+      }
       if (result == null) {
-        result = k.add(newWindow(start, end));
+        result = open(k, start, end);
       } else if (result.accumulator == null) {
         result.accumulator = newAccumulator(result);
       }
@@ -831,7 +864,7 @@ public final class EventTimeEngine {
         gone.eventTimers = 0;
         gone.clearPaneInfo();
         gone.active = false;
-        k.remove(gone);
+        discard(k, gone);
       }
     }
     result.active = true;

@@ -16,6 +16,7 @@ final class MeterNames {
   static final String LATE = "eventide.events.late";
   static final String DUPLICATES = "eventide.events.duplicates";
   static final String FILTERED = "eventide.events.filtered";
+  static final String CLAMPED = "eventide.events.clamped";
   static final String DROPPED = "eventide.events.dropped";
   static final String REASON = "reason";
   static final String PANES = "eventide.panes.emitted";

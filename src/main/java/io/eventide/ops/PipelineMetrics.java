@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
 
 /**
- * Counts what the runtime does, per pipeline: events ingested, late, duplicate and dropped (by the
- * reason of their dead letter, which covers every drop, unreadable NDJSON lines included), panes by
- * timing, and how long each batch took to apply.
+ * Counts what the runtime does, per pipeline: events ingested, late, duplicate, clamped and dropped
+ * (by the reason of their dead letter, which covers every drop, unreadable NDJSON lines included),
+ * panes by timing, and how long each batch took to apply.
  */
 @Component
 public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLetterListener {
@@ -40,6 +40,7 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
     counter(MeterNames.LATE, pipeline).increment(result.late());
     counter(MeterNames.DUPLICATES, pipeline).increment(result.duplicates());
     counter(MeterNames.FILTERED, pipeline).increment(result.filtered());
+    counter(MeterNames.CLAMPED, pipeline).increment(result.clamped());
     batchTimer(pipeline).record(nanos, TimeUnit.NANOSECONDS);
   }
 
@@ -76,6 +77,7 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
     counter(MeterNames.LATE, pipeline);
     counter(MeterNames.DUPLICATES, pipeline);
     counter(MeterNames.FILTERED, pipeline);
+    counter(MeterNames.CLAMPED, pipeline);
     MeterNames.DROP_REASONS.forEach(reason -> droppedCounter(pipeline, reason));
     MeterNames.TIMINGS.forEach(timing -> paneCounter(pipeline, timing));
     batchTimer(pipeline);

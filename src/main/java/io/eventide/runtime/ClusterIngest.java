@@ -167,7 +167,15 @@ public final class ClusterIngest implements PipelineLifecycleListener {
       String key,
       KeyedWindow after,
       int limit) {
-    return new ShardCore(partition, definition, clock, false, shard, bounds, RenderBudget.UNBOUNDED)
+    return new ShardCore(
+            partition,
+            bounds.maxOpenWindows(),
+            definition,
+            clock,
+            false,
+            shard,
+            bounds,
+            RenderBudget.UNBOUNDED)
         .explain(key, after, limit);
   }
 

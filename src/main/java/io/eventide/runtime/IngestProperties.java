@@ -45,6 +45,9 @@ import org.springframework.validation.annotation.Validated;
  *     its state: what a crash can lose of them, and how stale the route may answer
  * @param maxRejectedListed refused events the answer to a post lists at most, with their positions
  *     and reasons; it counts them all
+ * @param maxOpenWindows windows one pipeline holds at once (closed ones until their allowed
+ *     lateness has passed), split evenly over its shards or cluster partitions; an event that would
+ *     open one more is dead-lettered {@code quota}, while windows already open still take events
  */
 @Validated
 @ConfigurationProperties("eventide.ingest")
@@ -64,7 +67,8 @@ public record IngestProperties(
     @DefaultValue("16") @Min(1) int maxPipelinesPerStream,
     @DefaultValue("16") @Min(1) int latenessSources,
     @DefaultValue("1s") Duration latenessWriteInterval,
-    @DefaultValue("100") @Min(0) int maxRejectedListed) {
+    @DefaultValue("100") @Min(0) int maxRejectedListed,
+    @DefaultValue("1000000") @Min(1) int maxOpenWindows) {
 
   /** What the live runtime bounds per pipeline. */
   public IngestBounds bounds() {
@@ -76,7 +80,8 @@ public record IngestProperties(
         json(),
         latenessSources,
         latenessWriteInterval.toMillis(),
-        maxRejectedListed);
+        maxRejectedListed,
+        maxOpenWindows);
   }
 
   /** What one JSON text (a body, a line, an event) may make the parser do. */

@@ -99,11 +99,21 @@ public final class PipelineRuntime implements PipelineInput {
     this.committer = new Committer(definition.name(), state, panes, deadLetters, pool, observer);
     this.shards = new Shard[state.shardCount()];
     long watermark = Time.MAX;
+    // In cluster mode the one shard is a partition, and the pipeline's windows are split over them.
+    int shares = partition == null ? shards.length : partition.watermarks().partitions();
     for (int i = 0; i < shards.length; i++) {
+      int windows = bounds.openWindowShare(partition == null ? i : partition.index(), shares);
       shards[i] =
           new Shard(
               new ShardCore(
-                  i, definition, clock, durable, state.shard(i), bounds, RenderBudget.UNBOUNDED),
+                  i,
+                  windows,
+                  definition,
+                  clock,
+                  durable,
+                  state.shard(i),
+                  bounds,
+                  RenderBudget.UNBOUNDED),
               pool);
       watermark = Math.min(watermark, shards[i].restoredWatermark());
     }

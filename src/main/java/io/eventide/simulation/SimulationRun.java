@@ -49,6 +49,7 @@ final class SimulationRun {
         new DirectShards(
             new ShardCore(
                 0,
+                IngestBounds.DEFAULT.maxOpenWindows(),
                 pipeline,
                 clock,
                 false,

@@ -55,6 +55,34 @@ class EventAnswersTest {
   }
 
   @Test
+  void withClampAnEventFromTheFutureIsAcceptedCountedAndHoldsTheWatermarkToTheClock() {
+    LiveApi api = api();
+    api.define(
+        "clamped",
+        "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\":"
+            + " \"sum\"}, \"watermark\": {\"onFutureSkew\": \"clamp\"}}");
+    long before = System.currentTimeMillis();
+    JsonNode answer = api.events("clamped", FUTURE);
+    assertThat(answer.get("accepted").asInt()).isEqualTo(1);
+    assertThat(answer.get("clamped").asInt()).isEqualTo(1);
+    assertThat(answer.get("rejectedTotal").asInt()).isZero();
+    assertThat(api.get("/pipelines/clamped").at("/watermark/onFutureSkew").asString())
+        .isEqualTo("clamp");
+    long watermark =
+        java.time.Instant.parse(api.get("/pipelines/clamped/watermark").get("input").asString())
+            .toEpochMilli();
+    assertThat(watermark).isBetween(before, System.currentTimeMillis());
+
+    LiveApi.Reply bad =
+        api.put(
+                "badclamp",
+                "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}, \"aggregate\": {\"type\":"
+                    + " \"sum\"}, \"watermark\": {\"onFutureSkew\": \"drop\"}}")
+            .expectProblem(400);
+    assertThat(bad.body().toString()).contains("/watermark/onFutureSkew").contains("reject, clamp");
+  }
+
+  @Test
   void anArrayPostNamesEachRefusedEventByIndexFieldAndReason() {
     LiveApi api = api();
     api.define("answers", SUMS);

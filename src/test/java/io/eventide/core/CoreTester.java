@@ -39,7 +39,15 @@ final class CoreTester {
     ShardCore[] cores = new ShardCore[shardCount];
     for (int i = 0; i < shardCount; i++) {
       cores[i] =
-          new ShardCore(i, definition, clock, false, ShardSnapshot.EMPTY, bounds, renderBudget);
+          new ShardCore(
+              i,
+              bounds.openWindowShare(i, shardCount),
+              definition,
+              clock,
+              false,
+              ShardSnapshot.EMPTY,
+              bounds,
+              renderBudget);
     }
     this.shards = new DirectShards(cores);
     this.core =

@@ -69,6 +69,29 @@ class PipelineCoreTest {
   }
 
   @Test
+  void withClampAnEventTooFarAheadIsTakenAtItsArrivalTimeAndMovesNoWatermarkPastTheClock() {
+    CoreTester p =
+        CoreTester.of(
+            """
+            {"window": {"type": "fixed", "size": "1m"}, "aggregate": {"type": "sum"},
+             "watermark": {"onFutureSkew": "clamp"}}
+            """,
+            1,
+            90_000);
+    IngestResult r = p.post(event("k", 3_600_000, 5), event("k", 95_000, 1));
+    assertThat(r.clamped()).isEqualTo(1);
+    assertThat(r.future()).isZero();
+    assertThat(r.accepted()).isEqualTo(2);
+    assertThat(p.watermark()).isEqualTo(95_000);
+    assertThat(p.takeDeadLetters()).isEmpty();
+    p.postWatermark(null, 120_000);
+    // Stamped 90 s, as it arrived, the hour-ahead event is summed in the window of 1:00 to 2:00.
+    assertThat(p.takePanes())
+        .extracting(n -> n.at("/window/start").asString(), n -> n.get("value").asDouble())
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("1970-01-01T00:01:00.000Z", 6.0));
+  }
+
+  @Test
   void theWatermarkIsTheLowestOfTheSourcesThatAreNotIdle() {
     CoreTester p = CoreTester.of(MINUTE_SUMS, 1, 0);
     p.post(fromSource("k", 100_000, "a"), fromSource("k", 50_000, "b"));

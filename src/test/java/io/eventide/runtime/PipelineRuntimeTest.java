@@ -241,7 +241,7 @@ class PipelineRuntimeTest {
     String prefix = TestRedis.newKeyPrefix();
     LettuceConnectionFactory factory = TestRedis.connectionFactory(TestRedis.url());
     IngestBounds twoIds =
-        new IngestBounds(1000, 60, 86_400_000L, 2, JsonLimits.DEFAULT, 16, 1000, 100);
+        new IngestBounds(1000, 60, 86_400_000L, 2, JsonLimits.DEFAULT, 16, 1000, 100, 1_000_000);
     try {
       RedisStateStore store = redisStore(factory, prefix, twoIds);
       clock.set(8_000_000);

@@ -71,6 +71,21 @@ class AutoWatermarkTest {
   }
 
   @Test
+  void withClampAnEventFromTheFutureIsTakenAtTheSimulatedProcessingTime() {
+    String steps =
+        "{'events':[{'key':'k','timestamp':1000},{'key':'k','timestamp':600000}]},"
+            + "{'events':[{'key':'k','timestamp':2000}]},"
+            + "{'events':[{'key':'k','timestamp':11000}]}";
+    JsonNode result = run("{'maxFutureSkew':'1m','onFutureSkew':'clamp'}", steps);
+    assertThat(result.get("dropped")).isEmpty();
+    assertThat(result.at("/counts/clamped").asInt()).isEqualTo(1);
+    // Stamped at the processing time it arrived (0), it is counted in the first window, and it did
+    // not carry the watermark ahead: the event at 2 s is on time.
+    assertThat(panes(result)).containsExactly("2:1970-01-01T00:00:00.000Z=3");
+    assertThat(run("{'maxFutureSkew':'1m','onFutureSkew':'clamp'}", steps)).isEqualTo(result);
+  }
+
+  @Test
   void whenEverySourceIsIdleTheWatermarkFollowsTheClockOnlyWithIdleAdvance() {
     String steps =
         "{'events':[{'key':'k','timestamp':5000,'source':'a'}]},{'processingTime':30000}";

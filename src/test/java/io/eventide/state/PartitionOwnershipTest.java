@@ -171,7 +171,8 @@ class PartitionOwnershipTest {
 
   /** Counts of expired events, listing them within a limit of two. */
   private static IngestResult refused(Rejection... listed) {
-    return new IngestResult(0, 0, 0, 0, listed.length, 0, 0, 0, Rejections.of(2, List.of(listed)));
+    return new IngestResult(
+        0, 0, 0, 0, listed.length, 0, 0, 0, 0, 0, Rejections.of(2, List.of(listed)));
   }
 
   @Test

@@ -19,4 +19,10 @@ public record Event(
     double[] volumes,
     String id,
     String source)
-    implements EventReadResult {}
+    implements EventReadResult {
+
+  /** The same event with {@code timestamp} as its time. */
+  public Event stampedAt(long timestamp) {
+    return new Event(key, timestamp, values, payloads, volumes, id, source);
+  }
+}

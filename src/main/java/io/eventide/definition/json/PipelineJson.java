@@ -266,6 +266,7 @@ public final class PipelineJson {
         .put("maxOutOfOrderness", w.maxOutOfOrderness().toString())
         .put("idleTimeout", w.idleTimeout().toString())
         .put("maxFutureSkew", w.maxFutureSkew().toString())
-        .put("idleAdvance", w.idleAdvance());
+        .put("idleAdvance", w.idleAdvance())
+        .put("onFutureSkew", WireNames.of(w.onFutureSkew()));
   }
 }

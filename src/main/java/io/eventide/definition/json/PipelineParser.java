@@ -5,6 +5,7 @@ import io.eventide.definition.AggregateInput;
 import io.eventide.definition.EventExpression;
 import io.eventide.definition.EventExpressions;
 import io.eventide.definition.EventPointers;
+import io.eventide.definition.FutureSkewAction;
 import io.eventide.definition.NamedAggregate;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.PipelineLimits;
@@ -597,7 +598,8 @@ public final class PipelineParser {
             f.nonNegativeDuration("maxOutOfOrderness", d.maxOutOfOrderness()),
             f.positiveDuration("idleTimeout", d.idleTimeout()),
             f.nonNegativeDuration("maxFutureSkew", d.maxFutureSkew()),
-            f.bool("idleAdvance", d.idleAdvance()));
+            f.bool("idleAdvance", d.idleAdvance()),
+            f.choice("onFutureSkew", FutureSkewAction.class, d.onFutureSkew()));
     f.rejectUnknown();
     return watermark;
   }

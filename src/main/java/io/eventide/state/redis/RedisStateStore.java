@@ -371,7 +371,11 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     return request + ":" + partition;
   }
 
-  /** A receipt's counts as stored: eight numbers in {@link IngestResult}'s order. */
+  /**
+   * A receipt's counts as stored: nine numbers in {@link IngestResult}'s order (receipts written
+   * before the quota count have eight). Clamping is decided where a batch is read, never by the
+   * partition's owner, so no receipt carries it.
+   */
   private static String counts(IngestResult r) {
     return r.accepted()
         + ","
@@ -387,7 +391,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         + ","
         + r.future()
         + ","
-        + r.invalid();
+        + r.invalid()
+        + ","
+        + r.quota();
   }
 
   private static IngestResult counts(String stored) {
@@ -400,7 +406,10 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         Integer.parseInt(n[4]),
         Integer.parseInt(n[5]),
         Integer.parseInt(n[6]),
-        Integer.parseInt(n[7]));
+        Integer.parseInt(n[7]),
+        n.length > 8 ? Integer.parseInt(n[8]) : 0,
+        0,
+        Rejections.NONE);
   }
 
   /** A new owner's epoch: random, so that no two opens ever share one. */

@@ -107,7 +107,8 @@ public class PipelineParserTest {
                    'event':{'key':'/key','timestamp':'/timestamp','value':'/value','id':'/id',
                             'source':'/source'},
                    'watermark':{'maxOutOfOrderness':'PT0S','idleTimeout':'PT1M',
-                                'maxFutureSkew':'PT10M','idleAdvance':false},
+                                'maxFutureSkew':'PT10M','idleAdvance':false,
+                                'onFutureSkew':'reject'},
                    'warnings':['the watermark moves only when events or watermark posts arrive:
                   when traffic stops, the last windows do not fire and nothing becomes final; set
                   watermark.idleAdvance to let it follow the wall clock once every source is idle,
@@ -144,7 +145,7 @@ public class PipelineParserTest {
               + "'aggregate':{'type':'quantiles','fractions':[0.5,0.99],'sketchSize':200},"
               + "'event':{'key':'/user','timestamp':'/at','value':'/ms','id':'/eid','source':'/s'},"
               + "'watermark':{'maxOutOfOrderness':'PT5S','idleTimeout':'PT2M',"
-              + "'maxFutureSkew':'PT1M','idleAdvance':false}}";
+              + "'maxFutureSkew':'PT1M','idleAdvance':false,'onFutureSkew':'clamp'}}";
       readsBack(full);
     }
 
@@ -162,7 +163,7 @@ public class PipelineParserTest {
               + "'event':{'key':['/region','/endpoint'],'timestamp':'/timestamp',"
               + "'value':'/value','id':'/id','source':'/source'},"
               + "'watermark':{'maxOutOfOrderness':'PT0S','idleTimeout':'PT1M',"
-              + "'maxFutureSkew':'PT10M','idleAdvance':false}}";
+              + "'maxFutureSkew':'PT10M','idleAdvance':false,'onFutureSkew':'reject'}}";
       PipelineDefinition d = readsBack(full);
       assertThat(d.aggregates())
           .extracting(NamedAggregate::name)
