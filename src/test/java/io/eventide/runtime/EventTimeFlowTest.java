@@ -38,8 +38,9 @@ class EventTimeFlowTest {
                   event("b", "2026-01-01T10:00:10Z", 100)));
       assertThat(first.toString())
           .isEqualTo(
-              "{\"accepted\":3,\"late\":0,\"duplicates\":0,\"filtered\":0,"
-                  + "\"dropped\":{\"expired\":0,\"closed\":0,\"future\":0,\"invalid\":0},"
+              "{\"accepted\":3,\"late\":0,\"duplicates\":0,\"filtered\":0,\"clamped\":0,"
+                  + "\"dropped\":{\"expired\":0,\"closed\":0,\"future\":0,\"invalid\":0,"
+                  + "\"quota\":0},"
                   + "\"rejectedTotal\":0,\"rejected\":[]}");
       JsonNode early = stream.nextPane();
       assertPane(early, "a", 3, 0, "EARLY");
