@@ -43,7 +43,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -120,11 +122,12 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final RedisScript<List> RESOLVE =
       RedisScript.of(new ClassPathResource("redis/resolve.lua"), List.class);
 
+  private static final RedisScript<Long> UPGRADE_RESULTS =
+      RedisScript.of(new ClassPathResource("redis/upgrade-results.lua"), Long.class);
+
   private static final Comparator<KeyedWindow> WINDOW_ORDER =
       Comparator.comparingDouble((KeyedWindow w) -> (double) w.start())
-          .thenComparing(
-              w -> utf8(RedisKeys.windowField(w.key(), w.start(), w.end())),
-              Arrays::compareUnsigned);
+          .thenComparing(w -> utf8(member(w)), Arrays::compareUnsigned);
 
   private final ReactiveRedisTemplate<String, byte[]> bytes;
   private final ReactiveStringRedisTemplate strings;
@@ -139,6 +142,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private final ReplicaWait replicaWait;
 
   private final RedisStoreMarker marker;
+
+  /** Pipelines whose results this process has seen in this version's form (upgradeResults). */
+  private final Set<String> resultsUpgraded = ConcurrentHashMap.newKeySet();
 
   public RedisStateStore(
       ReactiveRedisConnectionFactory factory,
@@ -202,6 +208,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     // Opening is where a store that lost its data would be taken for a new one: asked every time.
     return marker
         .verify()
+        .then(upgradeResults(pipeline))
         .thenMany(
             strings.execute(
                 OPEN, List.of(meta), List.of(lineage, epoch, Integer.toString(proposedShards))))
@@ -232,6 +239,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     String epoch = newEpoch();
     return marker
         .verify()
+        .then(upgradeResults(pipeline))
         .thenMany(
             strings.execute(
                 OPEN_PARTITION,
@@ -578,26 +586,69 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     List<String> scriptKeys = new ArrayList<>(5);
     scriptKeys.add(keys.resultsOrder(pipeline));
     scriptKeys.add(keys.results(pipeline));
-    scriptKeys.add(keys.resultsOfKey(pipeline, key == null ? "" : key));
-    scriptKeys.add(keys.resultsSpan(pipeline));
+    scriptKeys.add(keys.resultsByKey(pipeline));
+    scriptKeys.add(keys.resultsExtent(pipeline));
     if (position) {
       scriptKeys.add(keys.paneLog(pipeline));
     }
     List<String> args =
         List.of(
-            after == null ? "" : RedisKeys.windowField(after.key(), after.start(), after.end()),
+            after == null ? "" : member(after),
             after == null ? "0" : Long.toString(after.start()),
-            // Marked: the empty key is a key too.
-            key == null ? "" : "=" + key,
+            key == null ? "" : RedisKeys.keyPrefix(key),
             from <= Time.MIN ? "" : Long.toString(from),
             Long.toString(to),
             Integer.toString(limit));
-    return strings
-        .execute(RESULTS, scriptKeys, args)
+    return upgradeResults(pipeline)
+        .thenMany(strings.execute(RESULTS, scriptKeys, args))
         .collectList()
         .map(RedisStateStore::flatten)
         .doOnNext(reply -> resultsVisited.add(Long.parseLong(reply.get(0))))
         .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  /**
+   * Brings the pipeline's results to this version's form (upgrade-results.lua) the first time this
+   * process touches them; a no-op in Redis once they are.
+   */
+  private Mono<Void> upgradeResults(String pipeline) {
+    if (resultsUpgraded.contains(pipeline)) {
+      return Mono.empty();
+    }
+    return strings
+        .execute(
+            UPGRADE_RESULTS,
+            List.of(
+                keys.resultsOrder(pipeline),
+                keys.resultsByKey(pipeline),
+                keys.resultsExtent(pipeline),
+                keys.earlierResultsSpan(pipeline),
+                keys.earlierResultsOfKey(pipeline)),
+            List.of())
+        .then()
+        .doOnSuccess(v -> resultsUpgraded.add(pipeline))
+        .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  private static String member(KeyedWindow w) {
+    return RedisKeys.resultMember(w.key(), w.start(), w.end());
+  }
+
+  /**
+   * The longest window among the panes, in milliseconds, as commit.lua keeps it ('' for none); the
+   * global window's overflows a long and is held as the longest there is.
+   */
+  private static byte[] longestWindow(List<RenderedPane> panes) {
+    if (panes.isEmpty()) {
+      return new byte[0];
+    }
+    long longest = 0;
+    for (RenderedPane r : panes) {
+      Window w = r.pane().window();
+      long length = w.end() - w.start();
+      longest = Math.max(longest, length < 0 ? Long.MAX_VALUE : length);
+    }
+    return number(longest);
   }
 
   /**
@@ -868,8 +919,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       scriptKeys.add(keys.deadLetters(pipeline));
       scriptKeys.add(keys.receipts(pipeline));
       scriptKeys.add(keys.receiptsByTime(pipeline));
-      scriptKeys.add(keys.resultsOfKey(pipeline, ""));
-      scriptKeys.add(keys.resultsSpan(pipeline));
+      scriptKeys.add(keys.resultsByKey(pipeline));
+      scriptKeys.add(keys.resultsExtent(pipeline));
       long number = ++sequence;
       List<byte[]> args = new ArrayList<>(19 + 4 * commit.shards().size());
       args.add(epoch);
@@ -896,6 +947,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       Rejections refused = receipt == null ? Rejections.NONE : receipt.counts().rejections();
       args.add(refused.isEmpty() ? new byte[0] : utf8(ReceiptRejections.json(refused)));
       args.add(number(refused.limit()));
+      args.add(longestWindow(commit.panes()));
       for (ShardChanges c : commit.shards()) {
         int shard = firstShard + c.shard();
         scriptKeys.add(keys.shardKeys(pipeline, shard));
@@ -919,7 +971,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
                       .add(pane.key())
                       .add(pane.info().timing().name())
                       .add(pane.isFinal() ? 1 : 0)
-                      .add(r.json());
+                      .add(r.json())
+                      .add(RedisKeys.resultMember(pane.key(), w.start(), w.end()));
                 }
               }));
       args.add(
@@ -929,7 +982,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
                   KeyedWindow w = m.window();
                   p.add(RedisKeys.windowField(w.key(), w.start(), w.end()))
                       .add(w.key())
-                      .add(m.json());
+                      .add(m.json())
+                      .add(member(w));
                 }
               }));
       args.add(
