@@ -82,7 +82,7 @@ class GeneratedClientTest {
     assertThat(home.getKey()).isEqualTo("home");
     assertThat(home.getWindow().getStart()).isEqualTo("2026-01-01T12:00:00.000Z");
     assertThat(home.getWindow().getEnd()).isEqualTo("2026-01-01T12:01:00.000Z");
-    assertThat(home.getElements()).isEqualTo(2);
+    assertThat(home.getElements()).isEqualTo(2L);
     assertThat(home.getNextPaneIndex()).isZero();
     assertThat(home.getClosed()).isFalse();
     assertThat(home.getContents()).isEqualTo(3);
@@ -115,7 +115,7 @@ class GeneratedClientTest {
     assertThat(homeLate.getRestates().getIndex()).isZero();
 
     OpenWindow afterLate = outputs.explainWindows(PIPELINE, "home", null, null).getWindows().get(0);
-    assertThat(afterLate.getElements()).isEqualTo(3);
+    assertThat(afterLate.getElements()).isEqualTo(3L);
     assertThat(afterLate.getNextPaneIndex()).isEqualTo(2);
     assertThat(afterLate.getWatermark()).isEqualTo("2026-01-01T12:01:00.000Z");
 

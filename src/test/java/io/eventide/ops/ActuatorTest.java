@@ -70,6 +70,6 @@ class ActuatorTest {
     client.get().uri("/actuator/env").exchange().expectStatus().isNotFound();
     client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
     assertThat(get("/actuator/metrics", 200).path("names").valueStream().map(JsonNode::asString))
-        .contains("eventide.state.commit");
+        .contains("jvm.memory.used");
   }
 }
