@@ -65,16 +65,7 @@ class PrometheusConventionsTest {
   @Test
   void promtoolFindsNothingAboutEventidesMetricsAfterTraffic() throws Exception {
     driveTraffic();
-    String scrape =
-        client
-            .get()
-            .uri("/actuator/prometheus")
-            .exchange()
-            .expectStatus()
-            .isOk()
-            .expectBody(String.class)
-            .returnResult()
-            .getResponseBody();
+    String scrape = PrometheusScrape.text(client);
     // Every kind of Eventide meter is in the scrape that is checked: counters, gauges, timers
     // (histograms), the Kafka sink's and the outbox's.
     assertThat(scrape)
