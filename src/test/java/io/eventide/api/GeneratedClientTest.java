@@ -22,7 +22,6 @@ import io.eventide.client.model.PaneInfo;
 import io.eventide.client.model.PaneRecord;
 import io.eventide.client.model.Pipeline;
 import io.eventide.client.model.PipelineDefinition;
-import io.eventide.client.model.PipelineDefinitionWindow;
 import io.eventide.client.model.Results;
 import io.eventide.client.model.SimulateRequest;
 import io.eventide.client.model.SimulateResponse;
@@ -31,6 +30,7 @@ import io.eventide.client.model.WatermarkPost;
 import io.eventide.client.model.WatermarkPostResult;
 import io.eventide.client.model.Watermarks;
 import io.eventide.client.model.Window;
+import io.eventide.client.model.WindowOrExpression;
 import io.eventide.client.model.Windows;
 import io.eventide.runtime.LiveRuntimeTest;
 import java.util.List;
@@ -210,7 +210,7 @@ class GeneratedClientTest {
   private static PipelineDefinition oneMinuteWindows() {
     return new PipelineDefinition()
         .window(
-            new PipelineDefinitionWindow(
+            new WindowOrExpression(
                 new Window(new FixedWindow().type(FixedWindow.TypeEnum.FIXED).size("1m"))));
   }
 
