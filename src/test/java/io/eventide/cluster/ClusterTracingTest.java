@@ -36,8 +36,10 @@ class ClusterTracingTest {
   @Test
   void theOwnersCommitsContinueTheProducersTraceAndThePanesCarryThem() throws Exception {
     try (OtlpReceiver receiver = new OtlpReceiver();
+        // Started inside: replicas that fail to start in time are still closed (killed).
         ClusterReplicas replicas =
-            new ClusterReplicas(2, receiver.arguments().toArray(String[]::new)).startAll()) {
+            new ClusterReplicas(2, receiver.arguments().toArray(String[]::new))) {
+      replicas.startAll();
       LiveApi api = replicas.api(0);
       api.define(
           "traced",
