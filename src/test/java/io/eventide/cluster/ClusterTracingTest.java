@@ -64,10 +64,7 @@ class ClusterTracingTest {
       assertThat(answer.status()).isEqualTo(202);
       assertThat(answer.body().get("applied").asBoolean()).isTrue();
 
-      ReceivedSpan ingest =
-          await()
-              .atMost(PATIENCE)
-              .until(() -> first(receiver, trace, "eventide.ingest"), s -> s != null);
+      ReceivedSpan ingest = receiver.await(trace, OtlpReceiver.named("eventide.ingest"));
       assertThat(ingest.attributes())
           .containsEntry("eventide.pipeline", "traced")
           .containsEntry("eventide.events", Integer.toString(KEYS))
@@ -111,13 +108,6 @@ class ClusterTracingTest {
                               StandardCharsets.UTF_8))
                       .isIn(spans));
     }
-  }
-
-  private static ReceivedSpan first(OtlpReceiver receiver, String trace, String name) {
-    return receiver.spans().stream()
-        .filter(s -> s.traceId().equals(trace) && s.name().equals(name))
-        .findFirst()
-        .orElse(null);
   }
 
   private static List<ReceivedSpan> commits(OtlpReceiver receiver, String trace) {

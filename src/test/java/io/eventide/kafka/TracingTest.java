@@ -1,12 +1,11 @@
 package io.eventide.kafka;
 
+import static io.eventide.ops.OtlpReceiver.named;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.ops.OtlpReceiver;
 import io.eventide.ops.OtlpReceiver.ReceivedSpan;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -16,6 +15,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * Tracing in one process (docs/operations.md#tracing), exported to a real OTLP receiver: a post
@@ -24,7 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * panes the commit logged reach Kafka carrying the commit's span.
  */
 class TracingTest extends KafkaIntegrationTest {
-  private static final OtlpReceiver RECEIVER = receiver();
+  private static final OtlpReceiver RECEIVER = OtlpReceiver.start();
 
   private static final String SUM_EVERY_EVENT =
       """
@@ -35,9 +35,7 @@ class TracingTest extends KafkaIntegrationTest {
 
   @DynamicPropertySource
   static void tracing(DynamicPropertyRegistry registry) {
-    registry.add("management.opentelemetry.tracing.export.otlp.endpoint", RECEIVER::endpoint);
-    registry.add("management.tracing.sampling.probability", () -> "1.0");
-    registry.add("management.opentelemetry.tracing.export.schedule-delay", () -> "100ms");
+    RECEIVER.register(registry);
   }
 
   @AfterAll
@@ -51,12 +49,9 @@ class TracingTest extends KafkaIntegrationTest {
     String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
     String producer = "00f067aa0ba902b7";
 
-    client
-        .post()
-        .uri("/pipelines/traced/events")
-        .header("traceparent", "00-" + trace + "-" + producer + "-01")
-        .contentType(MediaType.APPLICATION_JSON)
-        .bodyValue(
+    post(
+            "/pipelines/traced/events",
+            "00-" + trace + "-" + producer + "-01",
             "["
                 + event("a", "12:01:00", 1, null)
                 + ","
@@ -64,7 +59,6 @@ class TracingTest extends KafkaIntegrationTest {
                 + ","
                 + event("a", "12:03:00", 3, null)
                 + "]")
-        .exchange()
         .expectStatus()
         .isEqualTo(HttpStatus.ACCEPTED);
 
@@ -101,12 +95,7 @@ class TracingTest extends KafkaIntegrationTest {
   @Test
   void aPostWithoutATraceparentStartsATraceOfItsOwn() {
     define("untraced", SUM_EVERY_EVENT.formatted(""));
-    client
-        .post()
-        .uri("/pipelines/untraced/events")
-        .contentType(MediaType.APPLICATION_JSON)
-        .bodyValue(event("a", "12:01:00", 1, null))
-        .exchange()
+    post("/pipelines/untraced/events", null, event("a", "12:01:00", 1, null))
         .expectStatus()
         .isEqualTo(HttpStatus.ACCEPTED);
 
@@ -131,14 +120,10 @@ class TracingTest extends KafkaIntegrationTest {
     define("reader-two", SUM_EVERY_EVENT.formatted(", \"stream\": \"traced-stream\""));
     String trace = "0af7651916cd43dd8448eb211c80319c";
 
-    client
-        .post()
-        .uri("/streams/traced-stream/events")
-        .header("traceparent", "00-" + trace + "-b7ad6b7169203331-01")
-        .contentType(MediaType.APPLICATION_JSON)
-        .bodyValue(
+    post(
+            "/streams/traced-stream/events",
+            "00-" + trace + "-b7ad6b7169203331-01",
             "[" + event("a", "12:01:00", 1, null) + "," + event("b", "12:01:00", 1, null) + "]")
-        .exchange()
         .expectStatus()
         .isEqualTo(HttpStatus.ACCEPTED);
 
@@ -158,13 +143,10 @@ class TracingTest extends KafkaIntegrationTest {
     }
 
     String watermarkTrace = "5b8aa5a2d2c872e8321cf37308d69df2";
-    client
-        .post()
-        .uri("/pipelines/reader-one/watermark")
-        .header("traceparent", "00-" + watermarkTrace + "-051581bf3cb55c13-01")
-        .contentType(MediaType.APPLICATION_JSON)
-        .bodyValue("{\"watermark\": \"2024-05-01T13:00:00Z\"}")
-        .exchange()
+    post(
+            "/pipelines/reader-one/watermark",
+            "00-" + watermarkTrace + "-051581bf3cb55c13-01",
+            "{\"watermark\": \"2024-05-01T13:00:00Z\"}")
         .expectStatus()
         .isOk();
     ReceivedSpan posted = span(watermarkTrace, named("eventide.ingest"));
@@ -181,13 +163,10 @@ class TracingTest extends KafkaIntegrationTest {
   void aRefusedPostIsAnIngestSpanWithoutACommit() {
     define("refusing", SUM_EVERY_EVENT.formatted(""));
     String trace = "11111111111111111111111111111111";
-    client
-        .post()
-        .uri("/pipelines/refusing/events?strict=true")
-        .header("traceparent", "00-" + trace + "-2222222222222222-01")
-        .contentType(MediaType.APPLICATION_JSON)
-        .bodyValue("[{\"key\": \"a\"}]")
-        .exchange()
+    post(
+            "/pipelines/refusing/events?strict=true",
+            "00-" + trace + "-2222222222222222-01",
+            "[{\"key\": \"a\"}]")
         .expectStatus()
         .isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
     ReceivedSpan ingest = span(trace, named("eventide.ingest"));
@@ -199,32 +178,24 @@ class TracingTest extends KafkaIntegrationTest {
         .noneMatch(named("eventide.commit").and(s -> s.traceId().equals(trace)));
   }
 
-  private static Predicate<ReceivedSpan> named(String name) {
-    return s -> s.name().equals(name);
-  }
-
   /** The one span of {@code trace} that matches, once it has been exported. */
   private static ReceivedSpan span(String trace, Predicate<ReceivedSpan> which) {
-    return await()
-        .atMost(PATIENCE)
-        .until(
-            () -> {
-              List<ReceivedSpan> found =
-                  RECEIVER.spans().stream()
-                      .filter(s -> s.traceId().equals(trace))
-                      .filter(which)
-                      .toList();
-              assertThat(found).hasSizeLessThanOrEqualTo(1);
-              return found.isEmpty() ? null : found.get(0);
-            },
-            s -> s != null);
+    return RECEIVER.await(trace, which);
   }
 
-  private static OtlpReceiver receiver() {
-    try {
-      return new OtlpReceiver();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  /** Posts {@code body} as JSON to {@code uri}, in the producer's span {@code traceparent}. */
+  private WebTestClient.ResponseSpec post(String uri, String traceparent, String body) {
+    return client
+        .post()
+        .uri(uri)
+        .headers(
+            h -> {
+              if (traceparent != null) {
+                h.set("traceparent", traceparent);
+              }
+            })
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(body)
+        .exchange();
   }
 }

@@ -1,5 +1,7 @@
 package io.eventide.ops;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
@@ -9,7 +11,9 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -19,6 +23,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A collector's OTLP/HTTP endpoint for tests: accepts {@code POST /v1/traces} in the protocol's
@@ -59,12 +66,50 @@ public final class OtlpReceiver implements AutoCloseable {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/traces";
   }
 
-  /** The Spring Boot arguments that trace every request to this receiver, exporting at once. */
+  /** A receiver started now, for a test class's static field. */
+  public static OtlpReceiver start() {
+    try {
+      return new OtlpReceiver();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The settings that trace every request to this receiver, exporting at once. */
+  public Map<String, String> settings() {
+    return Map.of(
+        "management.opentelemetry.tracing.export.otlp.endpoint", endpoint(),
+        "management.tracing.sampling.probability", "1.0",
+        "management.opentelemetry.tracing.export.schedule-delay", "100ms");
+  }
+
+  /** {@link #settings} as command-line arguments, for a child JVM. */
   public List<String> arguments() {
-    return List.of(
-        "--management.opentelemetry.tracing.export.otlp.endpoint=" + endpoint(),
-        "--management.tracing.sampling.probability=1.0",
-        "--management.opentelemetry.tracing.export.schedule-delay=100ms");
+    return settings().entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toList();
+  }
+
+  /** {@link #settings} for a Spring test's context. */
+  public void register(DynamicPropertyRegistry registry) {
+    settings().forEach((name, value) -> registry.add(name, () -> value));
+  }
+
+  /** The one span of {@code trace} that matches, once it has been exported. */
+  public ReceivedSpan await(String trace, Predicate<ReceivedSpan> which) {
+    return Awaitility.await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              List<ReceivedSpan> found =
+                  spans.stream().filter(s -> s.traceId().equals(trace)).filter(which).toList();
+              assertThat(found).hasSizeLessThanOrEqualTo(1);
+              return found.isEmpty() ? null : found.get(0);
+            },
+            s -> s != null);
+  }
+
+  /** Spans of that name. */
+  public static Predicate<ReceivedSpan> named(String name) {
+    return s -> s.name().equals(name);
   }
 
   /** Every span received so far. */

@@ -1,12 +1,8 @@
 package io.eventide.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.eventide.ops.OtlpReceiver.ReceivedSpan;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,15 +26,13 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @AutoConfigureWebTestClient(timeout = "PT30S")
 @DirtiesContext
 class TracingWithoutHttpObservationsTest {
-  private static final OtlpReceiver RECEIVER = receiver();
+  private static final OtlpReceiver RECEIVER = OtlpReceiver.start();
 
   @Autowired WebTestClient client;
 
   @DynamicPropertySource
   static void tracing(DynamicPropertyRegistry registry) {
-    registry.add("management.opentelemetry.tracing.export.otlp.endpoint", RECEIVER::endpoint);
-    registry.add("management.tracing.sampling.probability", () -> "1.0");
-    registry.add("management.opentelemetry.tracing.export.schedule-delay", () -> "100ms");
+    RECEIVER.register(registry);
   }
 
   @AfterAll
@@ -68,28 +62,9 @@ class TracingWithoutHttpObservationsTest {
         .expectStatus()
         .isEqualTo(HttpStatus.ACCEPTED);
 
-    ReceivedSpan ingest = span(trace, "eventide.ingest");
+    ReceivedSpan ingest = RECEIVER.await(trace, OtlpReceiver.named("eventide.ingest"));
     assertThat(ingest.parentId()).isEqualTo("00f067aa0ba902b7");
-    assertThat(span(trace, "eventide.commit").parentId()).isEqualTo(ingest.spanId());
-  }
-
-  private static ReceivedSpan span(String trace, String name) {
-    return await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                RECEIVER.spans().stream()
-                    .filter(s -> s.traceId().equals(trace) && s.name().equals(name))
-                    .findFirst()
-                    .orElse(null),
-            s -> s != null);
-  }
-
-  private static OtlpReceiver receiver() {
-    try {
-      return new OtlpReceiver();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    assertThat(RECEIVER.await(trace, OtlpReceiver.named("eventide.commit")).parentId())
+        .isEqualTo(ingest.spanId());
   }
 }
