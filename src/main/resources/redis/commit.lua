@@ -15,7 +15,9 @@
 --       window whose finalAt is at or before it final ('' unchanged), 17 the events of the waiting
 --       request this commit refused, a JSON array of [index, path, reason, detail] ('' none), 18
 --       how many of them a receipt keeps, 19 the longest window among the commit's panes ('' none),
---       then per section four arguments:
+--       20 the commit's span as a W3C traceparent, which its panes and finals carry in the pane
+--       log for the Kafka sink ('' not traced: nothing is written), then per section four
+--       arguments:
 --         (key, state) pairs; keys removed; (expiry, id) pairs; watermark ('' unchanged)
 --       then panes: (field, index, start, retraction, key, timing, final, record, member) per
 --         pane, the member the window's result has in the results order and by key,
@@ -124,7 +126,10 @@ local function field_of(member)
   return at and string.sub(member, at + 22) or member
 end
 
-local a = 20
+-- A traced commit's entries carry its span; the entries of others carry nothing of tracing.
+local traced = ARGV[20] ~= ''
+
+local a = 21
 for s = 0, tonumber(ARGV[15]) - 1 do
   local keys, ids, meta = KEYS[12 + 3 * s], KEYS[13 + 3 * s], KEYS[14 + 3 * s]
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
@@ -168,9 +173,14 @@ local winners = {}
 for i = 1, n do
   local p = 9 * i - 8
   local field, index, retraction = panes[p], tonumber(panes[p + 1]), panes[p + 3]
-  logged[i] = redis.call('XADD', KEYS[6], '*', 'key', panes[p + 4], 'timing', panes[p + 5],
-    'final', panes[p + 6], 'kind', retraction == '1' and 'retraction' or 'pane',
-    'record', panes[p + 7])
+  local kind = retraction == '1' and 'retraction' or 'pane'
+  if traced then
+    logged[i] = redis.call('XADD', KEYS[6], '*', 'key', panes[p + 4], 'timing', panes[p + 5],
+      'final', panes[p + 6], 'kind', kind, 'record', panes[p + 7], 'trace', ARGV[20])
+  else
+    logged[i] = redis.call('XADD', KEYS[6], '*', 'key', panes[p + 4], 'timing', panes[p + 5],
+      'final', panes[p + 6], 'kind', kind, 'record', panes[p + 7])
+  end
   if retraction ~= '1' and (stored[field] == nil or stored[field] <= index) then
     stored[field] = index
     winners[field] = p
@@ -215,7 +225,11 @@ local finals = cmsgpack.unpack(ARGV[a + 2])
 local finalsLogged = 0
 for i = 1, #finals, 2 do
   local record = redis.call('HGET', KEYS[3], finals[i])
-  if record then
+  if record and traced then
+    redis.call('XADD', KEYS[6], '*', 'key', finals[i + 1], 'kind', 'final', 'record', record,
+      'trace', ARGV[20])
+    finalsLogged = finalsLogged + 1
+  elseif record then
     redis.call('XADD', KEYS[6], '*', 'key', finals[i + 1], 'kind', 'final', 'record', record)
     finalsLogged = finalsLogged + 1
   end

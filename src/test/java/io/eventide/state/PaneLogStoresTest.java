@@ -213,6 +213,7 @@ class PaneLogStoresTest {
                 List.of(new KeyedWindow("a", 0, 60_000), new KeyedWindow("b", 0, 60_000)),
                 List.of(),
                 null,
+                null,
                 null))
         .join();
     List<PaneEvent> log = outputs.panesAfter("finals", LogPage.START, 100).block().entries();
@@ -223,6 +224,46 @@ class PaneLogStoresTest {
     assertThat(again.key()).isEqualTo("a");
     assertThat(again.last()).isTrue();
     assertThat(again.json()).isEqualTo(next.json());
+  }
+
+  /**
+   * A traced commit's panes and finals carry its span in the log, for the Kafka sink
+   * (docs/operations.md#pane-records); a commit that was not traced leaves none.
+   */
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aTracedCommitsPanesAndFinalsCarryItsSpanAndNoOthers(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("traced", "lineage", 1).join();
+    String span = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    state.commit(commit(List.of(pane("a", 0, false)), List.of()).traced(span)).join();
+    state
+        .commit(
+            new Commit(
+                    List.of(),
+                    null,
+                    null,
+                    List.of(pane("b", 0, false)),
+                    List.of(),
+                    List.of(new KeyedWindow("a", 0, 60_000)),
+                    List.of(),
+                    null,
+                    null,
+                    null)
+                .traced(span))
+        .join();
+    state.commit(commit(List.of(pane("a", 1, false)), List.of())).join();
+    List<PaneEvent> log = outputs.panesAfter("traced", LogPage.START, 100).block().entries();
+    assertThat(log)
+        .extracting(PaneEvent::kind)
+        .containsExactly(
+            LogEntryKind.PANE, LogEntryKind.PANE, LogEntryKind.FINAL, LogEntryKind.PANE);
+    assertThat(log).extracting(PaneEvent::traceparent).containsExactly(span, span, span, null);
+    // A read after a position (a native read in Redis) finds the same.
+    assertThat(outputs.panesAfter("traced", log.get(0).id(), 100).block().entries())
+        .extracting(PaneEvent::traceparent)
+        .containsExactly(span, span, null);
   }
 
   @ParameterizedTest

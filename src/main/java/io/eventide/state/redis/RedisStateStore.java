@@ -774,6 +774,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     private String record;
     private Timing timing;
     private boolean last;
+    private String trace;
 
     void add(byte[] name, byte[] value) {
       if (Arrays.equals(name, KIND)) {
@@ -786,6 +787,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         timing = timing(value);
       } else if (Arrays.equals(name, FINAL)) {
         last = Arrays.equals(value, ONE);
+      } else if (Arrays.equals(name, TRACE)) {
+        trace = new String(value, StandardCharsets.US_ASCII);
       }
     }
 
@@ -797,7 +800,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         return PaneEvent.progress(id);
       }
       if (Arrays.equals(kind, FINAL_AGAIN)) {
-        return PaneEvent.finalAgain(id, key, record);
+        return PaneEvent.finalAgain(id, key, record, trace);
       }
       LogEntryKind k;
       if (Arrays.equals(kind, PANE)) {
@@ -809,7 +812,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
             "unknown pane log entry "
                 + (kind == null ? null : new String(kind, StandardCharsets.UTF_8)));
       }
-      return new PaneEvent(id, k, key, timing, last, record);
+      return new PaneEvent(id, k, key, timing, last, record, trace);
     }
   }
 
@@ -922,7 +925,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       scriptKeys.add(keys.resultsByKey(pipeline));
       scriptKeys.add(keys.resultsExtent(pipeline));
       long number = ++sequence;
-      List<byte[]> args = new ArrayList<>(19 + 4 * commit.shards().size());
+      List<byte[]> args = new ArrayList<>(21 + 4 * commit.shards().size());
       args.add(epoch);
       args.add(number(number));
       args.add(number(state.paneLogMaxLength()));
@@ -948,6 +951,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       args.add(refused.isEmpty() ? new byte[0] : utf8(ReceiptRejections.json(refused)));
       args.add(number(refused.limit()));
       args.add(longestWindow(commit.panes()));
+      args.add(commit.traceparent() == null ? new byte[0] : ascii(commit.traceparent()));
       for (ShardChanges c : commit.shards()) {
         int shard = firstShard + c.shard();
         scriptKeys.add(keys.shardKeys(pipeline, shard));
@@ -1176,6 +1180,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final byte[] RECORD = ascii("record");
   private static final byte[] TIMING = ascii("timing");
   private static final byte[] FINAL = ascii("final");
+  private static final byte[] TRACE = ascii("trace");
   private static final byte[] PANE = ascii("pane");
   private static final byte[] RETRACTION = ascii("retraction");
   private static final byte[] MERGE = ascii("merge");
