@@ -83,14 +83,15 @@ class GeneratedClientTest {
             PIPELINE,
             List.of(event("home", "2026-01-01T12:00:05Z", 1), event("home", 1767268830000L, 2)),
             null,
+            null,
             null);
     assertThat(batch.getAccepted()).isEqualTo(2);
     assertThat(batch.getRejectedTotal()).isZero();
     IngestAnswer single =
-        ingestion.postEvents(PIPELINE, event("cart", "2026-01-01T12:00:10Z", 10), null, null);
+        ingestion.postEvents(PIPELINE, event("cart", "2026-01-01T12:00:10Z", 10), null, null, null);
     assertThat(single.getAccepted()).isEqualTo(1);
 
-    Windows open = outputs.explainWindows(PIPELINE, "home", null, null);
+    Windows open = outputs.explainWindows(PIPELINE, "home", null, null, null);
     OpenWindow home = open.getWindows().get(0);
     assertThat(home.getKey()).isEqualTo("home");
     assertThat(home.getWindow().getStart()).isEqualTo("2026-01-01T12:00:00.000Z");
@@ -102,11 +103,12 @@ class GeneratedClientTest {
     assertThat(home.getEndOfWindow()).isEqualTo("2026-01-01T12:00:59.999Z");
 
     WatermarkPostResult moved =
-        ingestion.postWatermark(PIPELINE, new WatermarkPost().watermark("2026-01-01T12:01:00Z"));
+        ingestion.postWatermark(
+            PIPELINE, new WatermarkPost().watermark("2026-01-01T12:01:00Z"), null);
     assertThat(moved.getAccepted()).isTrue();
     assertThat(moved.getWatermark().getInput()).isEqualTo("2026-01-01T12:01:00.000Z");
 
-    Results onTime = outputs.getResults(PIPELINE, null, null, null, null, null);
+    Results onTime = outputs.getResults(PIPELINE, null, null, null, null, null, null);
     assertThat(onTime.getResults())
         .extracting(PaneRecord::getKey, PaneRecord::getValue, r -> r.getPane().getTiming())
         .containsExactly(
@@ -117,7 +119,7 @@ class GeneratedClientTest {
     assertThat(homeOnTime.getFinalAt()).isEqualTo("2026-01-01T12:11:00.000Z");
 
     IngestAnswer late =
-        ingestion.postEvents(PIPELINE, event("home", "2026-01-01T12:00:50Z", 4), null, null);
+        ingestion.postEvents(PIPELINE, event("home", "2026-01-01T12:00:50Z", 4), null, null, null);
     assertThat(late.getAccepted()).isEqualTo(1);
     assertThat(late.getLate()).isEqualTo(1);
     PaneRecord homeLate =
@@ -132,11 +134,11 @@ class GeneratedClientTest {
     assertThat(afterLate.getNextPaneIndex()).isEqualTo(2);
     assertThat(afterLate.getWatermark()).isEqualTo("2026-01-01T12:01:00.000Z");
 
-    ingestion.postWatermark(PIPELINE, new WatermarkPost().watermark("+inf"));
+    ingestion.postWatermark(PIPELINE, new WatermarkPost().watermark("+inf"), null);
     Watermarks drained = outputs.getWatermark(PIPELINE);
     assertThat(drained.getInput()).isEqualTo("+inf");
     assertThat(outputs.explainWindows(PIPELINE, null, null, null).getWindows()).isEmpty();
-    Results finals = outputs.getResults(PIPELINE, null, null, null, null, null);
+    Results finals = outputs.getResults(PIPELINE, null, null, null, null, null, null);
     assertThat(finals.getFinalThrough()).isEqualTo("+inf");
     assertThat(finals.getResults()).allMatch(PaneRecord::getFinal);
 
@@ -169,9 +171,9 @@ class GeneratedClientTest {
         Map.of("region", "eu", "endpoint", "/a", "timestamp", "2026-01-01T12:00:05Z", "bytes", 100);
     Map<String, Object> second =
         Map.of("region", "eu", "endpoint", "/a", "timestamp", "2026-01-01T12:00:25Z", "bytes", 20);
-    assertThat(ingestion.postEvents(name, List.of(first, second), null, null).getAccepted())
+    assertThat(ingestion.postEvents(name, List.of(first, second), null, null, null).getAccepted())
         .isEqualTo(2);
-    ingestion.postWatermark(name, new WatermarkPost().watermark("2026-01-01T12:01:00Z"));
+    ingestion.postWatermark(name, new WatermarkPost().watermark("2026-01-01T12:01:00Z"), null);
     PaneRecord pane = outputs.getResults(name, null, null, null, null, null).getResults().get(0);
     assertThat(pane.getKey()).isEqualTo(Map.of("region", "eu", "endpoint", "/a"));
     assertThat(pane.getValue()).isEqualTo(Map.of("n", 2, "bytes", 120));
