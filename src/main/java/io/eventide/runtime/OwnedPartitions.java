@@ -230,7 +230,8 @@ public final class OwnedPartitions {
         run.origins.put(r.origin().partition(), r.origin().offset());
       }
       switch (r.kind()) {
-        case EVENT -> run.event(r);
+        case EVENT -> run.event(r, false);
+        case CLOUD_EVENT -> run.event(r, true);
         case UNREADABLE -> run.unreadable.add(new String(r.body(), StandardCharsets.UTF_8));
         case WATERMARK -> {
           commits.add(run.flush(runtime, offsets[i]));
@@ -290,8 +291,12 @@ public final class OwnedPartitions {
     /** Where the run leaves the Kafka source partitions its records were read from. */
     Map<String, Long> origins = new HashMap<>();
 
-    void event(LogRecord r) {
-      events.add(r.body());
+    void event(LogRecord r, boolean cloudEvent) {
+      if (cloudEvent) {
+        events.addCloudEvent(r.body());
+      } else {
+        events.add(r.body());
+      }
       records.add(r);
     }
 

@@ -150,7 +150,8 @@ public final class LiveApi {
     return send(method, path, null, null, headers);
   }
 
-  private Reply send(
+  /** A request with a body and headers of the caller's. */
+  public Reply send(
       HttpMethod method,
       String path,
       MediaType type,
