@@ -3,10 +3,8 @@
 --
 -- KEYS: 1 the owner's meta (the pipeline's meta when one process owns the pipeline, the
 --       partition's shard meta in cluster mode), 2 the pipeline's meta, 3 results, 4 results index,
---       5 results order, 6 pane log, 7 dead letters, 8 receipts, 9 receipts by time, 10 the prefix
---       of the results of a key (no key itself: '<prefix><key>' is a sorted set of the key's
---       windows, the results order's members and scores restricted to that key), 11 results span,
---       then three per shard section: keys, ids, shard meta.
+--       5 results order, 6 pane log, 7 dead letters, 8 receipts, 9 receipts by time, 10 results
+--       by key, 11 results extent, then three per shard section: keys, ids, shard meta.
 -- ARGV: 1 owner epoch, 2 the commit's sequence number under that epoch, 3 pane log max length,
 --       4 dead letters max length, 5 results max count, 6 tracker state ('' when unchanged),
 --       7 ids max count per shard, 8 the lineage the owner opened, 9 the partition's next offset,
@@ -16,10 +14,14 @@
 --       sections, 16 the owner's input watermark once the commit is applied, which makes every
 --       window whose finalAt is at or before it final ('' unchanged), 17 the events of the waiting
 --       request this commit refused, a JSON array of [index, path, reason, detail] ('' none), 18
---       how many of them a receipt keeps, then per section four arguments:
+--       how many of them a receipt keeps, 19 the longest window among the commit's panes ('' none),
+--       20 the commit's span as a W3C traceparent, which its panes and finals carry in the pane
+--       log for the Kafka sink ('' not traced: nothing is written), then per section four
+--       arguments:
 --         (key, state) pairs; keys removed; (expiry, id) pairs; watermark ('' unchanged)
---       then panes: (field, index, start, retraction, key, timing, final, record) per pane,
---       then session windows merged away: (field, key, merge record) per window,
+--       then panes: (field, index, start, retraction, key, timing, final, record, member) per
+--         pane, the member the window's result has in the results order and by key,
+--       then session windows merged away: (field, key, merge record, member) per window,
 --       then dead letters: (reason, record) per dead letter,
 --       then fields of the owner's meta: the Kafka source partitions whose last applied record
 --         moved (cluster mode), (field 'origin:<topic>:<partition>', offset) pairs, and the
@@ -116,17 +118,18 @@ local function call_chunked(command, key, items)
   end
 end
 
--- The sorted set of a result's key's windows. One small set per key costs a call per window,
--- but each call is cheap: a single set of every window ordered by key cost several times more
--- (long members built in Lua, inserted into a set as large as the results).
-local function of_key(field)
-  return KEYS[10] .. string.sub(field, 1, string.find(field, '@[^@]*$') - 1)
-end
-local function forget_of_keys(fields)
-  for i = 1, #fields do redis.call('ZREM', of_key(fields[i]), fields[i]) end
+-- A result's member in the results order and by key (RedisKeys.resultMember) ends with its
+-- field, 20 digits of start after the two NULs that end the key. A member without them was
+-- written by an earlier version during an upgrade, and is its field.
+local function field_of(member)
+  local at = string.find(member, '\0\0', 1, true)
+  return at and string.sub(member, at + 22) or member
 end
 
-local a = 19
+-- A traced commit's entries carry its span; the entries of others carry nothing of tracing.
+local traced = ARGV[20] ~= ''
+
+local a = 21
 for s = 0, tonumber(ARGV[15]) - 1 do
   local keys, ids, meta = KEYS[12 + 3 * s], KEYS[13 + 3 * s], KEYS[14 + 3 * s]
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
@@ -149,12 +152,12 @@ end
 
 local logged = {}
 local panes = cmsgpack.unpack(ARGV[a]); a = a + 1
-local n = #panes / 8
+local n = #panes / 9
 -- Versioned upsert: a pane replaces the stored one only if its index is not lower. The stored
 -- indexes are read in one call; panes of one window within this commit compare in order.
 local fields = {}
 for i = 1, n do
-  fields[i] = panes[8 * i - 7]
+  fields[i] = panes[9 * i - 8]
 end
 local stored, known = {}, {}
 for i = 1, #fields, CHUNK do
@@ -168,59 +171,51 @@ end
 -- Per window, where in panes the pane its result becomes is.
 local winners = {}
 for i = 1, n do
-  local p = 8 * i - 7
+  local p = 9 * i - 8
   local field, index, retraction = panes[p], tonumber(panes[p + 1]), panes[p + 3]
-  logged[i] = redis.call('XADD', KEYS[6], '*', 'key', panes[p + 4], 'timing', panes[p + 5],
-    'final', panes[p + 6], 'kind', retraction == '1' and 'retraction' or 'pane',
-    'record', panes[p + 7])
+  local kind = retraction == '1' and 'retraction' or 'pane'
+  if traced then
+    logged[i] = redis.call('XADD', KEYS[6], '*', 'key', panes[p + 4], 'timing', panes[p + 5],
+      'final', panes[p + 6], 'kind', kind, 'record', panes[p + 7], 'trace', ARGV[20])
+  else
+    logged[i] = redis.call('XADD', KEYS[6], '*', 'key', panes[p + 4], 'timing', panes[p + 5],
+      'final', panes[p + 6], 'kind', kind, 'record', panes[p + 7])
+  end
   if retraction ~= '1' and (stored[field] == nil or stored[field] <= index) then
     stored[field] = index
     winners[field] = p
   end
 end
-local records, indexes, order = {}, {}, {}
--- The longest window the results have held (KEYS[11]): a window that ends after a time starts
--- less than that before it, which bounds where a read for windows ending after a time begins.
-local spanned = redis.call('GET', KEYS[11])
-local span = tonumber(spanned or '0')
-local longest = span
-local function length(field)
-  local at = string.find(field, '@[^@]*$')
-  local slash = string.find(field, '/[^/]*$')
-  return tonumber(string.sub(field, slash + 1)) - tonumber(string.sub(field, at + 1, slash - 1))
-end
--- Results an earlier version wrote have neither a span nor sets by key (the span is written with
--- the first result): the first commit that finds them so indexes them, once.
-if not spanned then
-  local held = redis.call('ZRANGE', KEYS[5], 0, -1, 'WITHSCORES')
-  for i = 1, #held, 2 do
-    redis.call('ZADD', of_key(held[i]), held[i + 1], held[i])
-    longest = math.max(longest, length(held[i]))
-  end
-end
--- A window the results held before this commit is in the results order and its key's set
--- already, under a score its pane cannot change: only new windows are added there.
+local records, indexes, order, byKey = {}, {}, {}, {}
+-- A window the results held before this commit is in the results order and by key already,
+-- under a member and score its pane cannot change: only new windows are added there.
 for field, p in pairs(winners) do
   records[#records + 1] = field; records[#records + 1] = panes[p + 7]
   indexes[#indexes + 1] = field; indexes[#indexes + 1] = panes[p + 1]
   if not known[field] then
-    order[#order + 1] = panes[p + 2]; order[#order + 1] = field
-    redis.call('ZADD', KEYS[10] .. panes[p + 4], panes[p + 2], field)
-    longest = math.max(longest, length(field))
+    order[#order + 1] = panes[p + 2]; order[#order + 1] = panes[p + 8]
+    byKey[#byKey + 1] = 0; byKey[#byKey + 1] = panes[p + 8]
   end
 end
 call_chunked('HSET', KEYS[3], records)
 call_chunked('HSET', KEYS[4], indexes)
 call_chunked('ZADD', KEYS[5], order)
-if longest > span or not spanned then
-  redis.call('SET', KEYS[11], string.format('%.0f', longest))
+call_chunked('ZADD', KEYS[10], byKey)
+-- The longest window the results have held: a window that ends after a time starts less than that
+-- before it, which bounds where a read for windows ending after a time begins.
+if #order > 0 then
+  local longest = tonumber(ARGV[19])
+  if longest > tonumber(redis.call('GET', KEYS[11]) or '0') then
+    redis.call('SET', KEYS[11], ARGV[19])
+  end
 end
 -- A session merged into another is no window of its own any more: its result goes, and the pane
 -- log tells its readers so, after the commit's panes as the results see it.
 local mergedAway = cmsgpack.unpack(ARGV[a]); a = a + 1
-local merged = {}
-for i = 1, #mergedAway, 3 do
+local merged, mergedMembers = {}, {}
+for i = 1, #mergedAway, 4 do
   merged[#merged + 1] = mergedAway[i]
+  mergedMembers[#mergedMembers + 1] = mergedAway[i + 3]
   redis.call('XADD', KEYS[6], '*', 'key', mergedAway[i + 1], 'kind', 'merge',
     'record', mergedAway[i + 2])
 end
@@ -230,7 +225,11 @@ local finals = cmsgpack.unpack(ARGV[a + 2])
 local finalsLogged = 0
 for i = 1, #finals, 2 do
   local record = redis.call('HGET', KEYS[3], finals[i])
-  if record then
+  if record and traced then
+    redis.call('XADD', KEYS[6], '*', 'key', finals[i + 1], 'kind', 'final', 'record', record,
+      'trace', ARGV[20])
+    finalsLogged = finalsLogged + 1
+  elseif record then
     redis.call('XADD', KEYS[6], '*', 'key', finals[i + 1], 'kind', 'final', 'record', record)
     finalsLogged = finalsLogged + 1
   end
@@ -248,19 +247,20 @@ if n > 0 or #mergedAway > 0 or finalsLogged > 0 or ARGV[16] ~= '' then
 end
 call_chunked('HDEL', KEYS[3], merged)
 call_chunked('HDEL', KEYS[4], merged)
-call_chunked('ZREM', KEYS[5], merged)
-forget_of_keys(merged)
+call_chunked('ZREM', KEYS[5], mergedMembers)
+call_chunked('ZREM', KEYS[10], mergedMembers)
 local over = redis.call('ZCARD', KEYS[5]) - tonumber(ARGV[5])
 if over > 0 then
   -- Past the limit, the windows that start earliest are forgotten first.
   local gone = redis.call('ZPOPMIN', KEYS[5], over)
-  local names = {}
+  local members, names = {}, {}
   for i = 1, #gone, 2 do
-    names[#names + 1] = gone[i]
+    members[#members + 1] = gone[i]
+    names[#names + 1] = field_of(gone[i])
   end
   call_chunked('HDEL', KEYS[3], names)
   call_chunked('HDEL', KEYS[4], names)
-  forget_of_keys(names)
+  call_chunked('ZREM', KEYS[10], members)
 end
 
 local deadLetters = cmsgpack.unpack(ARGV[a])

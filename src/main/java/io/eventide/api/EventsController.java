@@ -23,6 +23,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -64,11 +65,13 @@ class EventsController {
       @PathVariable String name,
       @RequestParam(name = "wait", required = false) String wait,
       @RequestParam(name = "strict", required = false) String strictParameter,
-      ServerHttpRequest request) {
+      ServerWebExchange exchange) {
+    ServerHttpRequest request = exchange.getRequest();
     EventBodyFormat format = EventBodyFormat.of(request.getHeaders());
     bodies.checkDeclaredLength(request);
     boolean applied = waitsForApplied(wait);
-    Post post = new Post(applied, IngestAnswer.flag("strict", strictParameter));
+    Post post =
+        new Post(applied, IngestAnswer.flag("strict", strictParameter), IngestSpan.of(exchange));
     Mono<PipelineInput.Applied> answer =
         format == EventBodyFormat.NDJSON
             ? runtimes.using(
@@ -94,8 +97,9 @@ class EventsController {
    * @param applied whether the answer waits until the events are applied ({@code ?wait=applied})
    * @param strict whether an event that cannot be read refuses the whole body ({@code
    *     ?strict=true})
+   * @param span the post's ingest span, which its batches' commits are children of
    */
-  private record Post(boolean applied, boolean strict) {}
+  private record Post(boolean applied, boolean strict, IngestSpan span) {}
 
   private static ResponseEntity<JsonNode> accepted(PipelineInput.Applied answer, boolean applied) {
     ObjectNode body = IngestAnswer.json(answer.counts());
@@ -133,9 +137,13 @@ class EventsController {
 
   private static CompletableFuture<PipelineInput.Applied> take(
       PipelineInput runtime, EventTexts events, Post post) {
+    post.span().counted(events.size());
+    String traceparent = post.span().traceparent();
     return post.applied()
-        ? runtime.postApplied(events, post.strict())
-        : runtime.post(events, post.strict()).thenApply(r -> new PipelineInput.Applied(r, true));
+        ? runtime.postApplied(events, post.strict(), traceparent)
+        : runtime
+            .post(events, post.strict(), traceparent)
+            .thenApply(r -> new PipelineInput.Applied(r, true));
   }
 
   /**

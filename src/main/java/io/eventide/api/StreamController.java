@@ -21,6 +21,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -66,9 +67,11 @@ class StreamController {
   Mono<ResponseEntity<JsonNode>> events(
       @PathVariable String stream,
       @RequestParam(name = "strict", required = false) String strictParameter,
-      ServerHttpRequest request) {
+      ServerWebExchange exchange) {
+    ServerHttpRequest request = exchange.getRequest();
     HttpHeaders headers = request.getHeaders();
     EventBodyFormat format = EventBodyFormat.of(headers);
+    IngestSpan span = IngestSpan.of(exchange);
     bodies.checkDeclaredLength(request);
     boolean strict = IngestAnswer.flag("strict", strictParameter);
     // What each pipeline applied, for one that fails after some NDJSON batches.
@@ -82,7 +85,9 @@ class StreamController {
                     .flatMap(
                         bytes ->
                             permits.admit(
-                                deliver(stream, readers, bytes, format, headers, strict, applied))))
+                                deliver(
+                                    stream, readers, bytes, format, headers, strict, span,
+                                    applied))))
         .map(
             outcomes ->
                 StreamAnswer.of(
@@ -105,6 +110,7 @@ class StreamController {
       EventBodyFormat format,
       HttpHeaders headers,
       boolean strict,
+      IngestSpan span,
       Map<String, IngestResult> applied) {
     return eventReaders
         .on(
@@ -113,12 +119,15 @@ class StreamController {
                     format == EventBodyFormat.NDJSON
                         ? bodies.ndjson(body, strict)
                         : List.of(bodies.events(body, format, headers))))
+        .doOnNext(batches -> batches.forEach(b -> span.counted(b.size())))
         .flatMap(
             batches ->
                 (strict ? readableByAll(stream, readers, batches) : Mono.empty())
                     .then(
                         streams.deliver(
-                            readers, runtime -> ingest(runtime, batches, strict, applied))));
+                            readers,
+                            runtime ->
+                                ingest(runtime, batches, strict, span.traceparent(), applied))));
   }
 
   /**
@@ -129,6 +138,7 @@ class StreamController {
       PipelineInput runtime,
       List<EventTexts> batches,
       boolean strict,
+      String traceparent,
       Map<String, IngestResult> applied) {
     String name = runtime.definition().name();
     int[] firsts = new int[batches.size()];
@@ -139,7 +149,7 @@ class StreamController {
         .concatMap(
             i ->
                 eventReaders
-                    .on(Mono.fromFuture(() -> runtime.post(batches.get(i), strict)))
+                    .on(Mono.fromFuture(() -> runtime.post(batches.get(i), strict, traceparent)))
                     .map(result -> result.at(firsts[i]))
                     .doOnNext(result -> applied.merge(name, result, IngestResult::plus)))
         .reduce(IngestResult.EMPTY, IngestResult::plus);
@@ -164,11 +174,14 @@ class StreamController {
   }
 
   @PostMapping(path = "/{stream}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)
-  Mono<ResponseEntity<JsonNode>> watermark(@PathVariable String stream, @RequestBody byte[] body) {
+  Mono<ResponseEntity<JsonNode>> watermark(
+      @PathVariable String stream, @RequestBody byte[] body, ServerWebExchange exchange) {
     WatermarkRequest req = WatermarkRequest.of(requestJson.parse(body));
+    String traceparent = IngestSpan.of(exchange).traceparent();
     return permits.admit(
         readers(stream)
-            .flatMap(readers -> streams.deliver(readers, req::applyTo))
+            .flatMap(
+                readers -> streams.deliver(readers, runtime -> req.applyTo(runtime, traceparent)))
             .map(
                 outcomes ->
                     StreamAnswer.of(

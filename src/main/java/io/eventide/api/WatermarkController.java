@@ -8,6 +8,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 
@@ -43,8 +44,12 @@ class WatermarkController {
   }
 
   @PostMapping(path = "/{name}/watermark", consumes = MediaType.APPLICATION_JSON_VALUE)
-  Mono<JsonNode> post(@PathVariable String name, @RequestBody byte[] body) {
+  Mono<JsonNode> post(
+      @PathVariable String name, @RequestBody byte[] body, ServerWebExchange exchange) {
     WatermarkRequest request = WatermarkRequest.of(requestJson.parse(body));
-    return permits.admit(runtimes.using(name, () -> pipelines.named(name), request::applyTo));
+    String traceparent = IngestSpan.of(exchange).traceparent();
+    return permits.admit(
+        runtimes.using(
+            name, () -> pipelines.named(name), runtime -> request.applyTo(runtime, traceparent)));
   }
 }

@@ -40,9 +40,12 @@ record WatermarkRequest(String source, long watermark) {
         source == null || source.isNull() ? null : source.asString(), watermark);
   }
 
-  /** Posts the watermark to one pipeline; the answer says whether it moved, and where it is. */
-  Mono<JsonNode> applyTo(PipelineInput runtime) {
-    return Mono.fromFuture(() -> runtime.postWatermark(source, watermark))
+  /**
+   * Posts the watermark to one pipeline, within the post's span {@code traceparent} (null: not
+   * traced); the answer says whether it moved, and where it is.
+   */
+  Mono<JsonNode> applyTo(PipelineInput runtime, String traceparent) {
+    return Mono.fromFuture(() -> runtime.postWatermark(source, watermark, traceparent))
         .flatMap(
             accepted ->
                 Mono.fromFuture(runtime::watermark)

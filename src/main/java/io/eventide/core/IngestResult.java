@@ -53,6 +53,11 @@ public record IngestResult(
         Rejections.NONE);
   }
 
+  /** How many events these counts are of: each is accepted, a duplicate, filtered or refused. */
+  public int events() {
+    return accepted + duplicates + filtered + rejectedTotal();
+  }
+
   /** How many events were refused: every one dropped, whether listed or not. */
   public int rejectedTotal() {
     return expired + closed + future + invalid + quota;

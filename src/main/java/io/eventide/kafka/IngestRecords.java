@@ -28,6 +28,9 @@ final class IngestRecords {
   static final String ORIGIN_OFFSET = "eventide-origin-offset";
   static final String POSITION = "eventide-position";
 
+  /** The logging request's span (W3C Trace Context's own header name), when it is traced. */
+  static final String TRACEPARENT = "traceparent";
+
   private IngestRecords() {}
 
   static ProducerRecord<byte[], byte[]> of(String topic, IngestLog.Entry entry) {
@@ -47,6 +50,9 @@ final class IngestRecords {
     if (r.origin() != null) {
       headers.add(ORIGIN, utf8(r.origin().partition()));
       headers.add(ORIGIN_OFFSET, utf8(Long.toString(r.origin().offset())));
+    }
+    if (r.traceparent() != null) {
+      headers.add(TRACEPARENT, utf8(r.traceparent()));
     }
     return new ProducerRecord<>(
         topic,
@@ -91,7 +97,8 @@ final class IngestRecords {
         record.value() == null ? new byte[0] : record.value(),
         text(record.headers().lastHeader(REQUEST)),
         origin(record),
-        position(record));
+        position(record),
+        text(record.headers().lastHeader(TRACEPARENT)));
   }
 
   private static int position(ConsumerRecord<byte[], byte[]> record) {

@@ -3,6 +3,7 @@ package io.eventide.kafka;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.PaneEvent;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -21,6 +22,9 @@ public final class KafkaPaneRecords {
   public static final String FINAL = "eventide-final";
   public static final String RETRACTION = "eventide-retraction";
 
+  /** The span of the commit that logged the pane, when it was traced (W3C Trace Context). */
+  public static final String TRACEPARENT = "traceparent";
+
   private KafkaPaneRecords() {}
 
   /**
@@ -38,12 +42,14 @@ public final class KafkaPaneRecords {
     } else {
       value = entry.json().getBytes(StandardCharsets.UTF_8);
     }
-    List<Header> headers =
-        List.of(
-            header(PANE_INDEX, Integer.toString(pane.at("/pane/index").asInt())),
-            header(TIMING, pane.at("/pane/timing").asString()),
-            header(FINAL, Boolean.toString(entry.last())),
-            header(RETRACTION, Boolean.toString(retraction)));
+    List<Header> headers = new ArrayList<>(5);
+    headers.add(header(PANE_INDEX, Integer.toString(pane.at("/pane/index").asInt())));
+    headers.add(header(TIMING, pane.at("/pane/timing").asString()));
+    headers.add(header(FINAL, Boolean.toString(entry.last())));
+    headers.add(header(RETRACTION, Boolean.toString(retraction)));
+    if (entry.traceparent() != null) {
+      headers.add(header(TRACEPARENT, entry.traceparent()));
+    }
     return new ProducerRecord<>(
         topic, null, recordKey(entry.key(), pane.get("window")), value, headers);
   }

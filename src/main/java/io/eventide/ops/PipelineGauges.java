@@ -4,6 +4,7 @@ import static io.eventide.ops.MeterNames.PIPELINE;
 
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
+import io.eventide.ops.MeterNames.MeterName;
 import io.eventide.runtime.DaemonThreads;
 import io.eventide.runtime.OwnedPartitions;
 import io.eventide.runtime.PipelineRuntime;
@@ -65,8 +66,8 @@ public class PipelineGauges implements SmartLifecycle {
     this.registry = registry;
     this.partitions = partitions.getIfAvailable();
     this.partitionWatermarks =
-        MultiGauge.builder(MeterNames.PARTITION_WATERMARK)
-            .description("What an owned partition's own sources say of event time")
+        MultiGauge.builder(MeterNames.PARTITION_WATERMARK.name())
+            .description(MeterNames.PARTITION_WATERMARK.description())
             .baseUnit("seconds")
             .register(registry);
     this.runtimes = runtimes;
@@ -151,7 +152,8 @@ public class PipelineGauges implements SmartLifecycle {
         name,
         null,
         r -> r.stream().mapToInt(PipelineRuntime::openWindowsLastBeat).sum());
-    Gauge.builder(MeterNames.SSE_SUBSCRIBERS, hub, h -> h.subscriberCount(name))
+    Gauge.builder(MeterNames.SSE_SUBSCRIBERS.name(), hub, h -> h.subscriberCount(name))
+        .description(MeterNames.SSE_SUBSCRIBERS.description())
         .tag(PIPELINE, name)
         .register(registry);
   }
@@ -161,14 +163,18 @@ public class PipelineGauges implements SmartLifecycle {
    * runtimes of its partitions this replica owns; NaN when there is none.
    */
   private void gauge(
-      String metric, String pipeline, String unit, ToDoubleFunction<List<PipelineRuntime>> value) {
+      MeterName meter,
+      String pipeline,
+      String unit,
+      ToDoubleFunction<List<PipelineRuntime>> value) {
     Gauge.builder(
-            metric,
+            meter.name(),
             runtimes,
             all -> {
               List<PipelineRuntime> running = runtimesOf(pipeline);
               return running.isEmpty() ? Double.NaN : value.applyAsDouble(running);
             })
+        .description(meter.description())
         .baseUnit(unit)
         .tag(PIPELINE, pipeline)
         .register(registry);

@@ -7,6 +7,7 @@ import io.eventide.core.IngestResult;
 import io.eventide.engine.DropReason;
 import io.eventide.engine.Pane;
 import io.eventide.engine.Timing;
+import io.eventide.ops.MeterNames.MeterName;
 import io.eventide.runtime.RuntimeObserver;
 import io.eventide.sink.DeadLetterListener;
 import io.eventide.sink.PaneListener;
@@ -84,27 +85,32 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
     counter(MeterNames.COMMIT_FAILURES, pipeline);
   }
 
-  private Counter counter(String name, String pipeline) {
-    return Counter.builder(name).tag(PIPELINE, pipeline).register(registry);
+  private Counter counter(MeterName meter, String pipeline) {
+    return Counter.builder(meter.name())
+        .description(meter.description())
+        .tag(PIPELINE, pipeline)
+        .register(registry);
   }
 
   private Counter droppedCounter(String pipeline, DropReason reason) {
-    return Counter.builder(MeterNames.DROPPED)
+    return Counter.builder(MeterNames.DROPPED.name())
+        .description(MeterNames.DROPPED.description())
         .tag(PIPELINE, pipeline)
         .tag(MeterNames.REASON, reason.wireName())
         .register(registry);
   }
 
   private Counter paneCounter(String pipeline, Timing timing) {
-    return Counter.builder(MeterNames.PANES)
+    return Counter.builder(MeterNames.PANES.name())
+        .description(MeterNames.PANES.description())
         .tag(PIPELINE, pipeline)
         .tag(MeterNames.TIMING, timing.name())
         .register(registry);
   }
 
   private Timer commitTimer(String pipeline) {
-    return Timer.builder(MeterNames.COMMIT)
-        .description("Time the state store takes to write one commit (with Redis: one round trip)")
+    return Timer.builder(MeterNames.COMMIT.name())
+        .description(MeterNames.COMMIT.description())
         .tag(PIPELINE, pipeline)
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofNanos(100_000))
@@ -113,8 +119,8 @@ public class PipelineMetrics implements RuntimeObserver, PaneListener, DeadLette
   }
 
   private Timer batchTimer(String pipeline) {
-    return Timer.builder(MeterNames.BATCH)
-        .description("Time from a batch's arrival until its effect is applied on every shard")
+    return Timer.builder(MeterNames.BATCH.name())
+        .description(MeterNames.BATCH.description())
         .tag(PIPELINE, pipeline)
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofMillis(1))

@@ -4,6 +4,7 @@ import static io.eventide.ops.MeterNames.PIPELINE;
 
 import io.eventide.engine.ProcessingClock;
 import io.eventide.engine.Time;
+import io.eventide.ops.MeterNames.MeterName;
 import io.eventide.runtime.PipelineRuntime;
 import io.eventide.runtime.RunningPipelines;
 import io.eventide.sink.PaneHub;
@@ -66,8 +67,8 @@ public class PipelineStatuses {
     samples.keySet().retainAll(names);
   }
 
-  private double count(String metric, String pipeline) {
-    return registry.find(metric).tag(PIPELINE, pipeline).counters().stream()
+  private double count(MeterName meter, String pipeline) {
+    return registry.find(meter.name()).tag(PIPELINE, pipeline).counters().stream()
         .mapToDouble(Counter::count)
         .sum();
   }

@@ -236,7 +236,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     @Override
     public CompletableFuture<IngestResult> ingest(
         EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
-      return log(events, unreadable, defaultSource, false, null, null, null)
+      return log(events, unreadable, defaultSource, false, null, null, null, null)
           .thenApply(Appended::result);
     }
 
@@ -246,8 +246,9 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     }
 
     @Override
-    public CompletableFuture<IngestResult> post(EventTexts events, boolean strict) {
-      return log(events, List.of(), i -> null, strict, null, null, null)
+    public CompletableFuture<IngestResult> post(
+        EventTexts events, boolean strict, String traceparent) {
+      return log(events, List.of(), i -> null, strict, null, null, null, traceparent)
           .thenApply(Appended::result);
     }
 
@@ -258,7 +259,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
         IntFunction<String> defaultSource,
         IntFunction<SourceOffset> eventOffset,
         IntFunction<SourceOffset> unreadableOffset) {
-      return log(events, unreadable, defaultSource, false, null, eventOffset, unreadableOffset)
+      return log(
+              events, unreadable, defaultSource, false, null, eventOffset, unreadableOffset, null)
           .thenApply(Appended::result);
     }
 
@@ -267,10 +269,11 @@ public final class ClusterIngest implements PipelineLifecycleListener {
      * have committed past the request's last record in each, and answers with their receipts.
      */
     @Override
-    public CompletableFuture<Applied> postApplied(EventTexts events, boolean strict) {
+    public CompletableFuture<Applied> postApplied(
+        EventTexts events, boolean strict, String traceparent) {
       String request = UUID.randomUUID().toString();
       long deadline = System.nanoTime() + applyTimeout.toNanos();
-      return log(events, List.of(), i -> null, strict, request, null, null)
+      return log(events, List.of(), i -> null, strict, request, null, null, traceparent)
           .thenCompose(
               appended -> {
                 CompletableFuture<Applied> answer = new CompletableFuture<>();
@@ -319,10 +322,10 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     }
 
     /**
-     * Reads and logs a batch; its records carry {@code request} when it waits (else null), and
-     * where each was read from when it comes from a Kafka source (else the offsets are null). With
-     * {@code strict}, a batch with an event reading finds invalid is refused before anything is
-     * logged.
+     * Reads and logs a batch; its records carry {@code request} when it waits (else null), where
+     * each was read from when it comes from a Kafka source (else the offsets are null), and the
+     * request's span when it is traced (else {@code traceparent} is null). With {@code strict}, a
+     * batch with an event reading finds invalid is refused before anything is logged.
      */
     private CompletableFuture<Appended> log(
         EventTexts events,
@@ -331,7 +334,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
         boolean strict,
         String request,
         IntFunction<SourceOffset> eventOffset,
-        IntFunction<SourceOffset> unreadableOffset) {
+        IntFunction<SourceOffset> unreadableOffset,
+        String traceparent) {
       long now = clock.now();
       String lineage = reader.definition.revision().lineage();
       int partitions = reader.partitions;
@@ -358,7 +362,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                       in.bytes(),
                       request,
                       origin.apply(in.index()),
-                      request == null ? -1 : in.index())));
+                      request == null ? -1 : in.index(),
+                      traceparent)));
           logged++;
         }
       }
@@ -379,7 +384,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     text,
                     request,
                     origin.apply(refused.text()),
-                    -1)));
+                    -1,
+                    traceparent)));
       }
       for (int i = 0; i < unreadable.size(); i++) {
         String line = unreadable.get(i);
@@ -395,7 +401,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     line.getBytes(StandardCharsets.UTF_8),
                     request,
                     unreadableOffset == null ? null : unreadableOffset.apply(i),
-                    -1)));
+                    -1,
+                    traceparent)));
       }
       IngestResult result =
           batch.result(new IngestResult(logged, 0, 0, 0, 0, 0, 0, unreadable.size()));
@@ -409,7 +416,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     }
 
     @Override
-    public CompletableFuture<Boolean> postWatermark(String source, long value) {
+    public CompletableFuture<Boolean> postWatermark(String source, long value, String traceparent) {
       long now = clock.now();
       String lineage = reader.definition.revision().lineage();
       byte[] body = Long.toString(value).getBytes(StandardCharsets.UTF_8);
@@ -417,7 +424,9 @@ public final class ClusterIngest implements PipelineLifecycleListener {
       for (int p = 0; p < reader.partitions; p++) {
         entries.add(
             new IngestLog.Entry(
-                p, null, new LogRecord(LogRecord.Kind.WATERMARK, lineage, now, source, body)));
+                p,
+                null,
+                new LogRecord(LogRecord.Kind.WATERMARK, lineage, now, source, body, traceparent)));
       }
       return log.append(reader.definition.name(), entries).thenApply(last -> true);
     }

@@ -43,6 +43,10 @@ final class Committer {
   private final DeadLetterListener deadLetters;
   private final Executor pool;
   private final RuntimeObserver observer;
+  private final CommitTracer tracer;
+
+  /** The partition the commits are of (cluster mode), else -1: what their spans say. */
+  private final int partition;
 
   /** The last commit queued; guarded by the runtime's order lock. */
   private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
@@ -58,10 +62,14 @@ final class Committer {
       PaneListener panes,
       DeadLetterListener deadLetters,
       Executor pool,
-      RuntimeObserver observer) {
+      RuntimeObserver observer,
+      CommitTracer tracer,
+      int partition) {
     this.pipeline = pipeline;
     this.pool = pool;
     this.observer = observer;
+    this.tracer = tracer;
+    this.partition = partition;
     this.state = state;
     this.panes = panes;
     this.deadLetters = deadLetters;
@@ -74,6 +82,7 @@ final class Committer {
    *
    * @param watermark the input watermark the shards have been handed once {@code steps} are done:
    *     what the commit makes final, recorded when it moved
+   * @param requests the traced requests the commit applies: with any, the commit has a span
    * @return completes once committed and published
    */
   CompletableFuture<Void> submit(
@@ -81,7 +90,8 @@ final class Committer {
       CoreChanges own,
       List<DeadLetter> rejected,
       PartitionProgress progress,
-      long watermark) {
+      long watermark,
+      RequestSpans requests) {
     Long finalThrough = watermark > queuedThrough ? watermark : null;
     queuedThrough = Math.max(queuedThrough, watermark);
     CompletableFuture<Void> done = new CompletableFuture<>();
@@ -93,7 +103,9 @@ final class Committer {
         // Off the thread that completed the previous commit: with Redis that is the client's I/O
         // thread, which must go back to reading replies.
         .thenAcceptAsync(
-            stepError -> writeOrFail(steps, own, rejected, progress, finalThrough, stepError, done),
+            stepError ->
+                writeOrFail(
+                    steps, own, rejected, progress, finalThrough, requests, stepError, done),
             pool);
     return done;
   }
@@ -105,10 +117,11 @@ final class Committer {
       List<DeadLetter> rejected,
       PartitionProgress progress,
       Long finalThrough,
+      RequestSpans requests,
       Throwable stepError,
       CompletableFuture<Void> done) {
     try {
-      write(steps, own, rejected, progress, finalThrough, stepError, done);
+      write(steps, own, rejected, progress, finalThrough, requests, stepError, done);
     } catch (RuntimeException e) {
       failure = e;
       done.completeExceptionally(e);
@@ -131,6 +144,7 @@ final class Committer {
       List<DeadLetter> rejected,
       PartitionProgress progress,
       Long finalThrough,
+      RequestSpans requests,
       Throwable stepError,
       CompletableFuture<Void> done) {
     if (failure != null) {
@@ -176,16 +190,24 @@ final class Committer {
             finals,
             letters,
             landed,
-            finalThrough);
+            finalThrough,
+            null);
     if (commit.isEmpty()) {
       done.complete(null);
       return;
     }
+    CommitTracer.CommitSpan span =
+        requests.isEmpty()
+            ? CommitTracer.CommitSpan.NONE
+            : tracer.start(pipeline, partition, requests);
+    Commit written = span.traceparent() == null ? commit : commit.traced(span.traceparent());
+    int events = outcome.events();
     long started = System.nanoTime();
     state
-        .commit(commit)
+        .commit(written)
         .whenComplete(
             (ids, error) -> {
+              span.end(events, rendered.size(), error == null ? null : unwrap(error));
               if (error != null
                   && unwrap(error) instanceof UnreplicatedCommitException unreplicated) {
                 // The commit stands in Redis: the engines are not ahead of it.

@@ -17,6 +17,9 @@ package io.eventide.runtime;
  * @param origin where an event read from a Kafka source was read from; null for a post's
  * @param position the event's position in the waiting request, for the receipt's rejections; -1
  *     when nobody waits
+ * @param traceparent the span of the request that logged it, as a W3C {@code traceparent}, when
+ *     that request is traced and sampled, else null: the owner's commit span is its child or links
+ *     to it (docs/operations.md#tracing)
  */
 public record LogRecord(
     Kind kind,
@@ -26,11 +29,13 @@ public record LogRecord(
     byte[] body,
     String request,
     SourceOffset origin,
-    int position) {
+    int position,
+    String traceparent) {
 
   /** A record nobody waits for, not read from a Kafka source. */
-  public LogRecord(Kind kind, String lineage, long readAt, String source, byte[] body) {
-    this(kind, lineage, readAt, source, body, null, null, -1);
+  public LogRecord(
+      Kind kind, String lineage, long readAt, String source, byte[] body, String traceparent) {
+    this(kind, lineage, readAt, source, body, null, null, -1, traceparent);
   }
 
   /** The kinds of records. */

@@ -13,10 +13,12 @@ import java.util.function.IntUnaryOperator;
  * @param positions where event {@code i} of the run was in its request, for the receipt's
  *     rejections
  * @param origins where the run leaves the Kafka source partitions its events were read from
+ * @param requests the traced requests the run's records were logged by
  */
 record LoggedRun(
     IntToLongFunction readAt,
     long nextOffset,
     String request,
     IntUnaryOperator positions,
-    Map<String, Long> origins) {}
+    Map<String, Long> origins,
+    RequestSpans requests) {}

@@ -232,11 +232,11 @@ public final class OwnedPartitions {
       switch (r.kind()) {
         case EVENT -> run.event(r, false);
         case CLOUD_EVENT -> run.event(r, true);
-        case UNREADABLE -> run.unreadable.add(new String(r.body(), StandardCharsets.UTF_8));
+        case UNREADABLE -> run.unreadable(r);
         case WATERMARK -> {
           commits.add(run.flush(runtime, offsets[i]));
           long value = Long.parseLong(new String(r.body(), StandardCharsets.UTF_8));
-          commits.add(postWatermark(runtime, r.source(), value, offsets[i] + 1));
+          commits.add(postWatermark(runtime, r, value, offsets[i] + 1));
           continue;
         }
       }
@@ -253,9 +253,9 @@ public final class OwnedPartitions {
    * replica that logged it could not know.
    */
   private static CompletableFuture<?> postWatermark(
-      PipelineRuntime runtime, String source, long value, long nextOffset) {
+      PipelineRuntime runtime, LogRecord r, long value, long nextOffset) {
     try {
-      return runtime.postWatermark(source, value, nextOffset);
+      return runtime.postWatermark(r.source(), value, nextOffset, r.traceparent());
     } catch (InvalidInputException e) {
       log.warn(
           "a logged watermark of {} was dropped: {}", runtime.definition().name(), e.getMessage());
@@ -291,6 +291,9 @@ public final class OwnedPartitions {
     /** Where the run leaves the Kafka source partitions its records were read from. */
     Map<String, Long> origins = new HashMap<>();
 
+    /** The traced requests whose records were read since the last commit. */
+    final RequestSpans.Gatherer requests = new RequestSpans.Gatherer();
+
     void event(LogRecord r, boolean cloudEvent) {
       if (cloudEvent) {
         events.addCloudEvent(r.body());
@@ -298,6 +301,12 @@ public final class OwnedPartitions {
         events.add(r.body());
       }
       records.add(r);
+      requests.add(r.traceparent());
+    }
+
+    void unreadable(LogRecord r) {
+      unreadable.add(new String(r.body(), StandardCharsets.UTF_8));
+      requests.add(r.traceparent());
     }
 
     /** Commits what was read so far, with {@code nextOffset}; nothing when nothing was read. */
@@ -316,7 +325,8 @@ public final class OwnedPartitions {
                   nextOffset,
                   request,
                   i -> read.get(i).position(),
-                  origins));
+                  origins,
+                  requests.take()));
       events = new EventTexts(256);
       records = new ArrayList<>();
       unreadable = new ArrayList<>();

@@ -48,8 +48,11 @@ public interface PipelineInput {
   /**
    * A batch of a post. With {@code strict}, a batch in which reading finds an invalid event is
    * refused: {@link UnreadableBatchException} is thrown and nothing of it is applied (or logged).
+   *
+   * @param traceparent the post's span as a W3C {@code traceparent} when it is traced and sampled,
+   *     else null: the span of the batch's commit is its child (docs/operations.md#tracing)
    */
-  CompletableFuture<IngestResult> post(EventTexts events, boolean strict);
+  CompletableFuture<IngestResult> post(EventTexts events, boolean strict, String traceparent);
 
   /**
    * Reads a batch without taking it: refuses it with {@link UnreadableBatchException} when an event
@@ -63,8 +66,9 @@ public interface PipelineInput {
    * became of each. One process answers only then anyway; in cluster mode this waits for the owners
    * of the partitions, for at most {@code eventide.cluster.apply-timeout}.
    */
-  default CompletableFuture<Applied> postApplied(EventTexts events, boolean strict) {
-    return post(events, strict).thenApply(r -> new Applied(r, true));
+  default CompletableFuture<Applied> postApplied(
+      EventTexts events, boolean strict, String traceparent) {
+    return post(events, strict, traceparent).thenApply(r -> new Applied(r, true));
   }
 
   /**
@@ -87,10 +91,11 @@ public interface PipelineInput {
   /**
    * Takes an explicit watermark for a source, or for every source when {@code source} is null.
    *
+   * @param traceparent the post's span, as for {@link #post}
    * @return false when it would have gone backwards and was ignored (known only where it is applied
    *     at once; a logged watermark answers true)
    */
-  CompletableFuture<Boolean> postWatermark(String source, long value);
+  CompletableFuture<Boolean> postWatermark(String source, long value, String traceparent);
 
   CompletableFuture<WatermarkView> watermark();
 }

@@ -74,8 +74,20 @@ public final class PipelineRuntime implements PipelineInput {
       PaneListener panes,
       DeadLetterListener deadLetters,
       RuntimeObserver observer,
+      CommitTracer tracer,
       IngestBounds bounds) {
-    this(definition, state, durable, pool, clock, panes, deadLetters, observer, bounds, null);
+    this(
+        definition,
+        state,
+        durable,
+        pool,
+        clock,
+        panes,
+        deadLetters,
+        observer,
+        tracer,
+        bounds,
+        null);
   }
 
   /**
@@ -91,12 +103,22 @@ public final class PipelineRuntime implements PipelineInput {
       PaneListener panes,
       DeadLetterListener deadLetters,
       RuntimeObserver observer,
+      CommitTracer tracer,
       IngestBounds bounds,
       PipelineCore.Partition partition) {
     this.partition = partition;
     this.clock = clock;
     this.observer = observer;
-    this.committer = new Committer(definition.name(), state, panes, deadLetters, pool, observer);
+    this.committer =
+        new Committer(
+            definition.name(),
+            state,
+            panes,
+            deadLetters,
+            pool,
+            observer,
+            tracer,
+            partition == null ? -1 : partition.index());
     this.shards = new Shard[state.shardCount()];
     long watermark = Time.MAX;
     // In cluster mode the one shard is a partition, and the pipeline's windows are split over them.
@@ -195,12 +217,13 @@ public final class PipelineRuntime implements PipelineInput {
   @Override
   public CompletableFuture<IngestResult> ingest(
       EventTexts events, List<String> unreadable, IntFunction<String> defaultSource) {
-    return ingest(events, unreadable, defaultSource, false, null);
+    return ingest(events, unreadable, defaultSource, false, null, RequestSpans.NONE);
   }
 
   @Override
-  public CompletableFuture<IngestResult> post(EventTexts events, boolean strict) {
-    return ingest(events, List.of(), i -> null, strict, null);
+  public CompletableFuture<IngestResult> post(
+      EventTexts events, boolean strict, String traceparent) {
+    return ingest(events, List.of(), i -> null, strict, null, RequestSpans.of(traceparent));
   }
 
   @Override
@@ -220,19 +243,21 @@ public final class PipelineRuntime implements PipelineInput {
       List<String> unreadable,
       IntFunction<String> defaultSource,
       LoggedRun run) {
-    return ingest(events, unreadable, defaultSource, false, run);
+    return ingest(events, unreadable, defaultSource, false, run, run.requests());
   }
 
   /**
    * @param strict whether an event that reading finds invalid refuses the whole batch
    * @param run the run of the ingest log the batch is (cluster mode), else null
+   * @param requests the traced requests the batch is of
    */
   private CompletableFuture<IngestResult> ingest(
       EventTexts events,
       List<String> unreadable,
       IntFunction<String> defaultSource,
       boolean strict,
-      LoggedRun run) {
+      LoggedRun run,
+      RequestSpans requests) {
     long started = System.nanoTime();
     long now = clock.now();
     PipelineCore.ReadBatch batch =
@@ -263,7 +288,9 @@ public final class PipelineRuntime implements PipelineInput {
       if (run != null && !run.origins().isEmpty() && progress != null) {
         progress = progress.withOrigins(run.origins());
       }
-      committed = committer.submit(steps, core.changes(now), rejected, progress, core.watermark());
+      committed =
+          committer.submit(
+              steps, core.changes(now), rejected, progress, core.watermark(), requests);
     }
     return committed.handle(
         (v, error) -> {
@@ -290,15 +317,17 @@ public final class PipelineRuntime implements PipelineInput {
    * @return false when it would have gone backwards and was ignored
    */
   @Override
-  public CompletableFuture<Boolean> postWatermark(String source, long value) {
-    return postWatermark(source, value, null);
+  public CompletableFuture<Boolean> postWatermark(String source, long value, String traceparent) {
+    return postWatermark(source, value, null, traceparent);
   }
 
   /**
-   * Like {@link #postWatermark(String, long)}, for a watermark record of a partition's ingest log
-   * (cluster mode), whose commit records {@code nextOffset} as where the partition resumes.
+   * Like {@link #postWatermark(String, long, String)}, for a watermark record of a partition's
+   * ingest log (cluster mode), whose commit records {@code nextOffset} as where the partition
+   * resumes.
    */
-  CompletableFuture<Boolean> postWatermark(String source, long value, Long nextOffset) {
+  CompletableFuture<Boolean> postWatermark(
+      String source, long value, Long nextOffset, String traceparent) {
     long now = clock.now();
     PipelineCore.Posted<CompletableFuture<ShardStep>> posted;
     CompletableFuture<Void> committed;
@@ -310,7 +339,8 @@ public final class PipelineRuntime implements PipelineInput {
               core.changes(now),
               List.of(),
               progress(nextOffset, now),
-              core.watermark());
+              core.watermark(),
+              RequestSpans.of(traceparent));
     }
     return committed.thenApply(v -> posted.accepted());
   }
@@ -332,7 +362,13 @@ public final class PipelineRuntime implements PipelineInput {
         return;
       }
       List<CompletableFuture<ShardStep>> steps = core.beat(now, ops);
-      committer.submit(steps, core.changes(now), List.of(), progress(null, now), core.watermark());
+      committer.submit(
+          steps,
+          core.changes(now),
+          List.of(),
+          progress(null, now),
+          core.watermark(),
+          RequestSpans.NONE);
     }
     openWindows().thenAccept(n -> openWindows = n);
   }

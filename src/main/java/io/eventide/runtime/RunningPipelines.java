@@ -94,6 +94,8 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
    */
   private final ClusterIngest cluster;
 
+  private final CommitTracer tracer;
+
   /** Beaten with the runtimes: the partitions this process owns in cluster mode. */
   private final List<Runnable> beaten = new CopyOnWriteArrayList<>();
 
@@ -107,8 +109,10 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
       StateStore store,
       OutputStore outputs,
       PipelineRegistry registry,
-      ObjectProvider<ClusterIngest> cluster) {
+      ObjectProvider<ClusterIngest> cluster,
+      ObjectProvider<CommitTracer> tracer) {
     this.cluster = cluster.getIfAvailable();
+    this.tracer = tracer.getIfAvailable(() -> CommitTracer.OFF);
     this.outputs = outputs;
     this.properties = properties;
     this.bounds = ingest.bounds();
@@ -271,7 +275,17 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
   PipelineRuntime partitionRuntime(
       PipelineDefinition definition, PipelineState state, PipelineCore.Partition partition) {
     return new PipelineRuntime(
-        definition, state, true, workers, clock, panes, deadLetters, observer, bounds, partition);
+        definition,
+        state,
+        true,
+        workers,
+        clock,
+        panes,
+        deadLetters,
+        observer,
+        tracer,
+        bounds,
+        partition);
   }
 
   /** Runs {@code beat} on every beat of the clock, as the runtimes are beaten. */
@@ -412,6 +426,7 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
                     panes,
                     deadLetters,
                     observer,
+                    tracer,
                     bounds),
             workers)
         .whenComplete(

@@ -13,19 +13,35 @@ import io.eventide.engine.Timing;
  * @param last whether the pane is its window's final one; false for a merge
  * @param json the pane record ({@link io.eventide.core.render.PaneRecords}), or for a merge the
  *     window merged away ({@link io.eventide.core.render.PaneRecords#merge})
+ * @param traceparent the span of the commit that logged the pane or final, as a W3C {@code
+ *     traceparent}, for the Kafka sink's records; null when that commit was not traced
+ *     (docs/operations.md#tracing), and for every other kind
  */
 public record PaneEvent(
-    String id, LogEntryKind kind, String key, Timing timing, boolean last, String json) {
+    String id,
+    LogEntryKind kind,
+    String key,
+    Timing timing,
+    boolean last,
+    String json,
+    String traceparent) {
 
-  /** A pane's entry at {@code id}. */
-  public static PaneEvent of(String id, Pane pane, String json) {
+  /** An entry of a commit that was not traced. */
+  public PaneEvent(
+      String id, LogEntryKind kind, String key, Timing timing, boolean last, String json) {
+    this(id, kind, key, timing, last, json, null);
+  }
+
+  /** A pane's entry at {@code id}, logged by the commit whose span is {@code traceparent}. */
+  public static PaneEvent of(String id, Pane pane, String json, String traceparent) {
     return new PaneEvent(
         id,
         pane.retraction() ? LogEntryKind.RETRACTION : LogEntryKind.PANE,
         pane.key(),
         pane.info().timing(),
         pane.isFinal(),
-        json);
+        json,
+        traceparent);
   }
 
   /** A session window's entry at {@code id}: merged away into another window of its key. */
@@ -34,11 +50,11 @@ public record PaneEvent(
   }
 
   /**
-   * A window's last pane (its result {@code json}) logged again at {@code id} as final: the window
-   * closed without a closing pane.
+   * A window's last pane (its result {@code json}) logged again at {@code id} as final by the
+   * commit whose span is {@code traceparent}: the window closed without a closing pane.
    */
-  public static PaneEvent finalAgain(String id, String key, String json) {
-    return new PaneEvent(id, LogEntryKind.FINAL, key, null, true, json);
+  public static PaneEvent finalAgain(String id, String key, String json, String traceparent) {
+    return new PaneEvent(id, LogEntryKind.FINAL, key, null, true, json, traceparent);
   }
 
   /**

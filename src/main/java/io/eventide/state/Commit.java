@@ -14,7 +14,9 @@ import java.util.List;
  * merged away (whose results no longer stand for a window), the windows closed without a closing
  * pane whose result the pane log carries again as final (for a Kafka sink with finals) and the
  * events dead-lettered; in cluster mode also where the partition's owner stands ({@code progress},
- * else null); and how far the owner is final ({@code finalThrough}, null unchanged).
+ * else null); how far the owner is final ({@code finalThrough}, null unchanged); and the commit's
+ * span as a W3C {@code traceparent}, which its pane log entries carry for the Kafka sink (null when
+ * the commit is not traced, docs/operations.md#tracing).
  */
 public record Commit(
     List<ShardChanges> shards,
@@ -25,7 +27,8 @@ public record Commit(
     List<KeyedWindow> finals,
     List<DeadLetter> deadLetters,
     PartitionProgress progress,
-    Long finalThrough) {
+    Long finalThrough,
+    String traceparent) {
 
   /** A commit that leaves the owner's progress as it was. */
   public Commit(
@@ -35,7 +38,7 @@ public record Commit(
       List<MergedWindow> mergedAway,
       List<DeadLetter> deadLetters,
       PartitionProgress progress) {
-    this(shards, tracker, null, panes, mergedAway, List.of(), deadLetters, progress, null);
+    this(shards, tracker, null, panes, mergedAway, List.of(), deadLetters, progress, null, null);
   }
 
   /** A commit of a pipeline owned whole by one process. */
@@ -46,6 +49,21 @@ public record Commit(
       List<MergedWindow> mergedAway,
       List<DeadLetter> deadLetters) {
     this(shards, tracker, panes, mergedAway, deadLetters, null);
+  }
+
+  /** The same commit, made by the span {@code traceparent}. */
+  public Commit traced(String traceparent) {
+    return new Commit(
+        shards,
+        tracker,
+        lateness,
+        panes,
+        mergedAway,
+        finals,
+        deadLetters,
+        progress,
+        finalThrough,
+        traceparent);
   }
 
   /** Nothing to write; a partition that read records must still record how far it read. */

@@ -172,6 +172,106 @@ class PipelineApiTest {
   }
 
   @Test
+  void acceptsAWholeWindowingChainAndReturnsItsCanonicalJava() {
+    String canonical =
+        "Window.into(FixedWindows.of(Duration.standardMinutes(1)))"
+            + ".triggering(AfterWatermark.pastEndOfWindow()"
+            + ".withLateFirings(AfterPane.elementCountAtLeast(1)))"
+            + ".withAllowedLateness(Duration.standardMinutes(10)).accumulatingFiredPanes()";
+    put(
+            "chain",
+            """
+            {"windowing": "Window.<KV<String, Long>>into(FixedWindows.of(Duration.standardMinutes(1)))\\n\
+              .triggering(AfterWatermark.pastEndOfWindow()\\n\
+                .withLateFirings(AfterPane.elementCountAtLeast(1)))\\n\
+              .withAllowedLateness(Duration.standardMinutes(10))\\n\
+              .accumulatingFiredPanes();",
+             "aggregate": {"type": "sum"}}
+            """)
+        .expectStatus()
+        .isCreated()
+        .expectBody()
+        .jsonPath("$.window.size")
+        .isEqualTo("PT1M")
+        .jsonPath("$.trigger.late.count")
+        .isEqualTo(1)
+        .jsonPath("$.allowedLateness")
+        .isEqualTo("PT10M")
+        .jsonPath("$.accumulation")
+        .isEqualTo("accumulating")
+        .jsonPath("$.windowingExpression")
+        .isEqualTo(canonical)
+        .jsonPath("$.windowing")
+        .doesNotExist();
+    client
+        .get()
+        .uri("/pipelines/chain")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.trigger.type")
+        .isEqualTo("afterWatermark")
+        .jsonPath("$.windowingExpression")
+        .isEqualTo(canonical);
+    // The written chain, sent back, is the same definition: nothing to reset.
+    put("chain", "{\"windowing\": \"" + canonical + "\", \"aggregate\": {\"type\": \"sum\"}}")
+        .expectStatus()
+        .isOk()
+        .expectBody()
+        .jsonPath("$.windowingExpression")
+        .isEqualTo(canonical);
+  }
+
+  @Test
+  void refusesAWindowingChainBesideTheFieldsItStandsFor() {
+    put(
+            "chain-conflict",
+            """
+            {"windowing": "beam.WindowInto(window.FixedWindows(60))",
+             "trigger": {"type": "afterCount", "count": 1}, "allowedLateness": "1m",
+             "aggregate": {"type": "sum"}}
+            """)
+        .expectStatus()
+        .isBadRequest()
+        .expectHeader()
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .expectBody()
+        .jsonPath("$.errors.length()")
+        .isEqualTo(2)
+        .jsonPath("$.errors[0].path")
+        .isEqualTo("/trigger")
+        .jsonPath("$.errors[0].reason")
+        .isEqualTo("must not be given with 'windowing': the windowing chain stands for it")
+        .jsonPath("$.errors[1].path")
+        .isEqualTo("/allowedLateness");
+    put(
+            "chain-broken",
+            """
+            {"windowing": "beam.WindowInto(s, window.NewFixedWindows(time.Minute), col, beam.Panes())",
+             "aggregate": {"type": "sum"}}
+            """)
+        .expectStatus()
+        .isBadRequest()
+        .expectBody()
+        .jsonPath("$.errors[0].path")
+        .isEqualTo("/windowing")
+        .jsonPath("$.errors[0].reason")
+        .value(
+            String.class,
+            reason ->
+                assertThat(reason)
+                    .startsWith(
+                        "unknown option 'beam.Panes' at column 62:"
+                            + " beam.WindowInto(s, window.NewFixedWindows(time.Minute), col,"
+                            + " beam.Panes())\n")
+                    .endsWith(
+                        "known in Go: beam.AllowedLateness, beam.PanesAccumulate,"
+                            + " beam.PanesDiscard, beam.Trigger"));
+    client.get().uri("/pipelines/chain-conflict").exchange().expectStatus().isNotFound();
+  }
+
+  @Test
   void returnsWarnings() {
     put(
             "warned",

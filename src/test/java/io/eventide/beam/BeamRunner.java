@@ -189,7 +189,8 @@ final class BeamRunner {
         values.subList(1, values.size()).toArray(new TimestampedValue[values.size() - 1]));
   }
 
-  private static org.apache.beam.sdk.transforms.windowing.Window<KV<String, Integer>> window(
+  /** Beam's {@code Window} of {@code s}, every setting given, built through Beam's typed API. */
+  static org.apache.beam.sdk.transforms.windowing.Window<KV<String, Integer>> window(
       WindowingStrategy s) {
     var w =
         org.apache.beam.sdk.transforms.windowing.Window.<KV<String, Integer>>into(
@@ -258,8 +259,11 @@ final class BeamRunner {
           : withEarly.withLateFirings(once(a.late()));
     }
     if (t instanceof Trigger.AfterProcessingTime p) {
-      return AfterProcessingTime.pastFirstElementInPane()
-          .plusDelayOf(Duration.millis(p.delayMillis()));
+      // Without a zero delay, as Beam users write it: Beam tells the two apart by equality only.
+      return p.delayMillis() == 0
+          ? AfterProcessingTime.pastFirstElementInPane()
+          : AfterProcessingTime.pastFirstElementInPane()
+              .plusDelayOf(Duration.millis(p.delayMillis()));
     }
     if (t instanceof Trigger.AfterCount c) {
       return AfterPane.elementCountAtLeast(Math.toIntExact(c.count()));

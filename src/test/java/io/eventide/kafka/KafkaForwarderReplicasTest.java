@@ -238,7 +238,7 @@ class KafkaForwarderReplicasTest {
       Map<String, Long> totals = new HashMap<>();
       Map<String, List<Integer>> indexes = new HashMap<>();
       long until = System.nanoTime() + PATIENCE.toNanos();
-      try (KafkaConsumer<String, byte[]> consumer = KafkaIntegrationTest.fromStart(topic, until)) {
+      try (KafkaConsumer<String, byte[]> consumer = TopicReader.fromStart(topic, until)) {
         while (!totals.equals(expected) && System.nanoTime() < until) {
           for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
             JsonNode pane = KafkaIntegrationTest.value(r);

@@ -55,7 +55,12 @@ class KafkaIngestLogTest {
       KafkaIngestLog log = new KafkaIngestLog(admin, KafkaNamespace.DEFAULT, CLUSTER, producer);
       LogRecord record =
           new LogRecord(
-              LogRecord.Kind.EVENT, "lineage", 0, null, event.getBytes(StandardCharsets.UTF_8));
+              LogRecord.Kind.EVENT,
+              "lineage",
+              0,
+              null,
+              event.getBytes(StandardCharsets.UTF_8),
+              null);
       Throwable error =
           catchThrowable(
               () -> log.append("appended", List.of(new IngestLog.Entry(0, "k", record))).join());

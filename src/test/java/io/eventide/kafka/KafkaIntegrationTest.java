@@ -11,23 +11,16 @@ import io.eventide.state.OutputStore;
 import io.eventide.state.TestRedis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -115,7 +108,7 @@ abstract class KafkaIntegrationTest {
 
   /** Drains the pipeline: the watermark goes to the end of time and every window closes. */
   void drain(String pipeline) {
-    runtime(pipeline).postWatermark(null, io.eventide.engine.Time.MAX).join();
+    runtime(pipeline).postWatermark(null, io.eventide.engine.Time.MAX, null).join();
   }
 
   PipelineRuntime runtime(String pipeline) {
@@ -134,66 +127,15 @@ abstract class KafkaIntegrationTest {
   }
 
   /**
-   * Reads the topic from the beginning, every partition, until {@code count} records have arrived
-   * (or the patience runs out), and then for as long as more keep coming within {@code quiet}, so
-   * that a duplicate beyond the expected count would show.
+   * Reads the topic from the beginning until {@code count} records have arrived, and for as long as
+   * more keep coming within {@code quiet} ({@link TopicReader#read}).
    */
   static List<ConsumerRecord<String, byte[]>> read(String topic, int count, Duration quiet) {
-    List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-    long until = System.nanoTime() + PATIENCE.toNanos();
-    try (KafkaConsumer<String, byte[]> consumer = fromStart(topic, until)) {
-      while (out.size() < count && System.nanoTime() < until) {
-        consumer.poll(Duration.ofMillis(100)).forEach(out::add);
-      }
-      long lastArrival = System.nanoTime();
-      while (System.nanoTime() - lastArrival < quiet.toNanos()) {
-        int before = out.size();
-        consumer.poll(Duration.ofMillis(100)).forEach(out::add);
-        if (out.size() > before) {
-          lastArrival = System.nanoTime();
-        }
-      }
-    }
-    return out;
-  }
-
-  /**
-   * A consumer of every partition of {@code topic} from its start, once the topic exists (or {@code
-   * until}, a System.nanoTime, has passed).
-   */
-  static KafkaConsumer<String, byte[]> fromStart(String topic, long until) {
-    KafkaConsumer<String, byte[]> consumer = consumer();
-    List<TopicPartition> partitions = new ArrayList<>();
-    while (partitions.isEmpty() && System.nanoTime() < until) {
-      List<PartitionInfo> info = consumer.listTopics().get(topic);
-      if (info != null) {
-        info.forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-      }
-    }
-    consumer.assign(partitions);
-    consumer.seekToBeginning(partitions);
-    return consumer;
+    return TopicReader.read(topic, count, PATIENCE, quiet);
   }
 
   static List<ConsumerRecord<String, byte[]>> read(String topic, int count) {
     return read(topic, count, Duration.ofMillis(500));
-  }
-
-  static KafkaConsumer<String, byte[]> consumer() {
-    return new KafkaConsumer<>(
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrapServers(),
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "test-" + UUID.randomUUID(),
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-            false,
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed",
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-            StringDeserializer.class,
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-            ByteArrayDeserializer.class));
   }
 
   static String header(ConsumerRecord<String, byte[]> record, String name) {

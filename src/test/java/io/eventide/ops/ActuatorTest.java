@@ -56,12 +56,20 @@ class ActuatorTest {
   }
 
   @Test
-  void exposesOnlyHealthInfoAndPrometheus() {
+  void exposesOnlyHealthInfoMetricsAndPrometheus() {
     JsonNode links = get("/actuator", 200).path("_links");
     assertThat(links.propertyNames())
-        .containsExactlyInAnyOrder("self", "health", "health-path", "info", "prometheus");
-    client.get().uri("/actuator/metrics").exchange().expectStatus().isNotFound();
+        .containsExactlyInAnyOrder(
+            "self",
+            "health",
+            "health-path",
+            "info",
+            "metrics",
+            "metrics-requiredMetricName",
+            "prometheus");
     client.get().uri("/actuator/env").exchange().expectStatus().isNotFound();
     client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+    assertThat(get("/actuator/metrics", 200).path("names").valueStream().map(JsonNode::asString))
+        .contains("jvm.memory.used");
   }
 }

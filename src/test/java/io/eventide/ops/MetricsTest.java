@@ -42,17 +42,7 @@ class MetricsTest {
   }
 
   private PrometheusScrape scrape() {
-    String text =
-        client
-            .get()
-            .uri("/actuator/prometheus")
-            .exchange()
-            .expectStatus()
-            .isOk()
-            .expectBody(String.class)
-            .returnResult()
-            .getResponseBody();
-    return PrometheusScrape.parse(text);
+    return PrometheusScrape.parse(PrometheusScrape.text(client));
   }
 
   private static Map<String, String> tag(String name, String value) {

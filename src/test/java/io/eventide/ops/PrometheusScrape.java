@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** The samples of a Prometheus text exposition. */
 record PrometheusScrape(List<Sample> samples) {
@@ -15,6 +16,19 @@ record PrometheusScrape(List<Sample> samples) {
       Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
   record Sample(String name, Map<String, String> labels, double value) {}
+
+  /** The text of /actuator/prometheus as the service answers it. */
+  static String text(WebTestClient client) {
+    return client
+        .get()
+        .uri("/actuator/prometheus")
+        .exchange()
+        .expectStatus()
+        .isOk()
+        .expectBody(String.class)
+        .returnResult()
+        .getResponseBody();
+  }
 
   static PrometheusScrape parse(String text) {
     List<Sample> samples = new ArrayList<>();

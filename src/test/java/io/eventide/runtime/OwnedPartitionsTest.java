@@ -10,6 +10,9 @@ import io.eventide.definition.Revision;
 import io.eventide.definition.json.PipelineParser;
 import io.eventide.definition.kafka.KafkaNamespace;
 import io.eventide.engine.ManualClock;
+import io.eventide.sink.LogEntryKind;
+import io.eventide.sink.LogPage;
+import io.eventide.sink.PaneEvent;
 import io.eventide.state.TestRedis;
 import io.eventide.state.memory.InMemoryPipelineRegistry;
 import io.eventide.state.redis.RedisStateStore;
@@ -89,7 +92,8 @@ class OwnedPartitionsTest {
               "before",
               0,
               null,
-              "{\"key\": \"a\", \"timestamp\": 0, \"value\": 1}".getBytes(UTF_8)));
+              "{\"key\": \"a\", \"timestamp\": 0, \"value\": 1}".getBytes(UTF_8),
+              null));
     }
     long[] offsets = java.util.stream.LongStream.range(0, older.size()).toArray();
     assertThat(partitions.apply(id, older, offsets).join()).isTrue();
@@ -119,24 +123,119 @@ class OwnedPartitionsTest {
                 "now",
                 0,
                 null,
-                ("{\"id\": \"e1\", " + attributes + "}").getBytes(UTF_8)),
+                ("{\"id\": \"e1\", " + attributes + "}").getBytes(UTF_8),
+                null),
             new LogRecord(
                 LogRecord.Kind.CLOUD_EVENT,
                 "now",
                 0,
                 null,
-                ("{" + attributes + "}").getBytes(UTF_8)),
+                ("{" + attributes + "}").getBytes(UTF_8),
+                null),
             new LogRecord(
                 LogRecord.Kind.EVENT,
                 "now",
                 0,
                 null,
-                "{\"key\": \"a\", \"timestamp\": 0}".getBytes(UTF_8)));
+                "{\"key\": \"a\", \"timestamp\": 0}".getBytes(UTF_8),
+                null));
     assertThat(partitions.apply(id, records, new long[] {0, 1, 2}).join()).isTrue();
     assertThat(store.deadLetters("logged-ce", 10).block())
         .extracting(letter -> letter.get("path").asString())
         .containsExactly("/id");
     partitions.close(id).join();
+  }
+
+  /**
+   * One commit of a partition may apply the records of many requests (docs/operations.md#tracing):
+   * its span is a child of the first traced request's in log order and links to the others', each
+   * named once, untraced records adding nothing; a logged watermark is a commit of its own, in its
+   * request's trace. The panes the commit logs to the pane log in Redis carry the commit's span.
+   */
+  @Test
+  void aRunOfManyRequestsIsOneCommitWhoseSpanIsTheFirstsChildAndLinksTheOthers() {
+    String name = "traced";
+    PipelineDefinition traced =
+        PipelineParser.parseNamed(
+                JsonMapper.shared()
+                    .readTree(
+                        "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"},"
+                            + " \"trigger\": {\"type\": \"repeatedly\","
+                            + " \"trigger\": {\"type\": \"afterCount\", \"count\": 1}},"
+                            + " \"aggregate\": {\"type\": \"count\"}}"),
+                name,
+                KafkaNamespace.DEFAULT,
+                PipelineLimits.DEFAULT)
+            .withRevision(new Revision("lineage", 1));
+    InMemoryPipelineRegistry registry = new InMemoryPipelineRegistry();
+    registry.replace(traced, null).block();
+    List<String> spansOfCommits = new ArrayList<>();
+    List<RequestSpans> traces = new ArrayList<>();
+    List<Integer> partitionsTraced = new ArrayList<>();
+    CommitTracer recording =
+        (pipeline, partition, requests) -> {
+          String span = "00-" + "0".repeat(31) + (traces.size() + 1) + "-00f067aa0ba902b7-01";
+          synchronized (traces) {
+            traces.add(requests);
+            partitionsTraced.add(partition);
+            spansOfCommits.add(span);
+          }
+          return new CommitTracer.CommitSpan() {
+            @Override
+            public String traceparent() {
+              return span;
+            }
+
+            @Override
+            public void end(int events, int panes, Throwable error) {}
+          };
+        };
+    OwnedPartitions partitions =
+        new OwnedPartitions(runtimes(registry, recording), store, store, registry);
+    OwnedPartitions.Id id = new OwnedPartitions.Id(name, 0);
+    partitions.open(id, 1).join();
+
+    String first = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    String second = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    String third = "00-5b8aa5a2d2c872e8321cf37308d69df2-051581bf3cb55c13-01";
+    String watermark = "00-11111111111111111111111111111111-2222222222222222-01";
+    List<LogRecord> records =
+        List.of(
+            new LogRecord(LogRecord.Kind.EVENT, "lineage", 0, null, event("a"), first),
+            new LogRecord(LogRecord.Kind.EVENT, "lineage", 0, null, event("b"), first),
+            new LogRecord(LogRecord.Kind.EVENT, "lineage", 0, null, event("c"), null),
+            new LogRecord(LogRecord.Kind.EVENT, "lineage", 0, null, event("d"), second),
+            new LogRecord(LogRecord.Kind.EVENT, "lineage", 0, null, event("e"), first),
+            new LogRecord(LogRecord.Kind.EVENT, "lineage", 0, null, event("f"), third),
+            new LogRecord(
+                LogRecord.Kind.WATERMARK, "lineage", 0, null, "60000".getBytes(UTF_8), watermark));
+    long[] offsets = java.util.stream.LongStream.range(0, records.size()).toArray();
+    assertThat(partitions.apply(id, records, offsets).join()).isTrue();
+
+    assertThat(traces).hasSize(2);
+    assertThat(traces.get(0).parent()).isEqualTo(first);
+    assertThat(traces.get(0).links()).containsExactly(second, third);
+    assertThat(traces.get(0).size()).isEqualTo(3);
+    assertThat(traces.get(1).parent()).isEqualTo(watermark);
+    assertThat(traces.get(1).links()).isEmpty();
+    assertThat(partitionsTraced).containsOnly(0);
+    // The run's six events, of six keys, were one commit, whose panes carry its span; what the
+    // watermark's
+    // commit logged carries that one's.
+    List<PaneEvent> log = store.panesAfter(name, LogPage.START, 100).block().entries();
+    assertThat(log.subList(0, 6))
+        .allSatisfy(e -> assertThat(e.kind()).isEqualTo(LogEntryKind.PANE))
+        .extracting(PaneEvent::traceparent)
+        .containsOnly(spansOfCommits.get(0));
+    assertThat(log.subList(6, log.size()))
+        .filteredOn(e -> e.kind().isSent())
+        .extracting(PaneEvent::traceparent)
+        .containsOnly(spansOfCommits.get(1));
+    partitions.close(id).join();
+  }
+
+  private static byte[] event(String key) {
+    return ("{\"key\": \"" + key + "\", \"timestamp\": 0, \"value\": 1}").getBytes(UTF_8);
   }
 
   private static PipelineDefinition definition(String name) {
@@ -166,6 +265,15 @@ class OwnedPartitionsTest {
   }
 
   private RunningPipelines runtimes(InMemoryPipelineRegistry registry) {
+    return runtimes(registry, null);
+  }
+
+  /** With {@code tracer} tracing commits, or off when null. */
+  private RunningPipelines runtimes(InMemoryPipelineRegistry registry, CommitTracer tracer) {
+    DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+    if (tracer != null) {
+      beans.registerSingleton("tracer", tracer);
+    }
     Binder defaults = new Binder(new MapConfigurationPropertySource(Map.of()));
     return new RunningPipelines(
         defaults.bindOrCreate("eventide.runtime", RuntimeProperties.class),
@@ -177,6 +285,7 @@ class OwnedPartitionsTest {
         store,
         store,
         registry,
-        new DefaultListableBeanFactory().getBeanProvider(ClusterIngest.class));
+        beans.getBeanProvider(ClusterIngest.class),
+        beans.getBeanProvider(CommitTracer.class));
   }
 }

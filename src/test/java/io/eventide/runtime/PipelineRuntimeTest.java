@@ -301,6 +301,7 @@ class PipelineRuntimeTest {
         (pipeline, panes) -> published.addAll(panes),
         (pipeline, letters) -> {},
         (pipeline, result, nanos) -> {},
+        CommitTracer.OFF,
         bounds);
   }
 

@@ -213,6 +213,8 @@ class SecuredApiTest {
     assertProblem(http.get("/actuator/prometheus", null), 401);
     assertProblem(http.get("/actuator/info", READER), 403);
     assertThat(http.get("/actuator/prometheus", ROOT).status()).isEqualTo(200);
+    assertProblem(http.get("/actuator/metrics", READER), 403);
+    assertThat(http.get("/actuator/metrics", ROOT).status()).isEqualTo(200);
   }
 
   /**

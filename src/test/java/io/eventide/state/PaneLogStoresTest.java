@@ -9,6 +9,7 @@ import io.eventide.core.RenderedPane;
 import io.eventide.core.render.PaneRecordWriter;
 import io.eventide.definition.EventPointers;
 import io.eventide.definition.KeyFields;
+import io.eventide.definition.json.Timestamps;
 import io.eventide.engine.Pane;
 import io.eventide.engine.PaneInfo;
 import io.eventide.engine.Timing;
@@ -212,6 +213,7 @@ class PaneLogStoresTest {
                 List.of(new KeyedWindow("a", 0, 60_000), new KeyedWindow("b", 0, 60_000)),
                 List.of(),
                 null,
+                null,
                 null))
         .join();
     List<PaneEvent> log = outputs.panesAfter("finals", LogPage.START, 100).block().entries();
@@ -222,6 +224,46 @@ class PaneLogStoresTest {
     assertThat(again.key()).isEqualTo("a");
     assertThat(again.last()).isTrue();
     assertThat(again.json()).isEqualTo(next.json());
+  }
+
+  /**
+   * A traced commit's panes and finals carry its span in the log, for the Kafka sink
+   * (docs/operations.md#pane-records); a commit that was not traced leaves none.
+   */
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aTracedCommitsPanesAndFinalsCarryItsSpanAndNoOthers(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("traced", "lineage", 1).join();
+    String span = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    state.commit(commit(List.of(pane("a", 0, false)), List.of()).traced(span)).join();
+    state
+        .commit(
+            new Commit(
+                    List.of(),
+                    null,
+                    null,
+                    List.of(pane("b", 0, false)),
+                    List.of(),
+                    List.of(new KeyedWindow("a", 0, 60_000)),
+                    List.of(),
+                    null,
+                    null,
+                    null)
+                .traced(span))
+        .join();
+    state.commit(commit(List.of(pane("a", 1, false)), List.of())).join();
+    List<PaneEvent> log = outputs.panesAfter("traced", LogPage.START, 100).block().entries();
+    assertThat(log)
+        .extracting(PaneEvent::kind)
+        .containsExactly(
+            LogEntryKind.PANE, LogEntryKind.PANE, LogEntryKind.FINAL, LogEntryKind.PANE);
+    assertThat(log).extracting(PaneEvent::traceparent).containsExactly(span, span, span, null);
+    // A read after a position (a native read in Redis) finds the same.
+    assertThat(outputs.panesAfter("traced", log.get(0).id(), 100).block().entries())
+        .extracting(PaneEvent::traceparent)
+        .containsExactly(span, span, null);
   }
 
   @ParameterizedTest
@@ -311,6 +353,54 @@ class PaneLogStoresTest {
       assertThat(kept.get(i).at("/window/start").asString())
           .isEqualTo(java.time.Instant.ofEpochMilli(start).toString().replace("Z", ".000Z"));
       assertThat(kept.get(i).at("/pane/index").asInt()).isEqualTo(3);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aKeysResultsAreItsOwnInWindowOrderWhateverItsCharactersAndTimes(String kind) {
+    StateStore store = store(kind);
+    OutputStore outputs = (OutputStore) store;
+    PipelineState state = store.open("keyed", "lineage", 1).join();
+    // Keys that are prefixes of one another (up to '@', NUL or nothing), NULs, the empty key,
+    // characters beyond the BMP and in the private use area; windows before 1970 and around 0.
+    List<String> keys =
+        List.of("a", "a@b", "a\u0000", "a\u0000b", "\u0000", "", "ab", "\uD83D\uDE00", "\uE000");
+    List<Window> windows =
+        List.of(
+            new Window(-180_000, -120_000),
+            new Window(-60_000, 0),
+            new Window(0, 60_000),
+            new Window(60_000, 120_000),
+            new Window(1_767_225_600_000L, 1_767_225_660_000L));
+    List<RenderedPane> panes = new ArrayList<>();
+    for (String key : keys) {
+      for (int w = windows.size() - 1; w >= 0; w--) {
+        panes.add(rendered(windows.get(w), key, 0, false));
+      }
+    }
+    state.commit(commit(panes, List.of())).join();
+    for (String key : keys) {
+      List<String> starts = new ArrayList<>();
+      KeyedWindow after = null;
+      do {
+        OutputStore.ResultsPage page =
+            outputs.results("keyed", key, Long.MIN_VALUE, Long.MAX_VALUE, after, 2).block();
+        page.records()
+            .forEach(
+                r -> {
+                  assertThat(r.get("key").asString()).isEqualTo(key);
+                  starts.add(r.at("/window/start").asString());
+                });
+        after = page.next();
+      } while (after != null);
+      assertThat(starts)
+          .as("key %s", key)
+          .containsExactly(
+              windows.stream().map(w -> Timestamps.format(w.start())).toArray(String[]::new));
+      // Windows ending after a time: the two before 1970, the one ending at 0 among them, are not.
+      assertThat(outputs.results("keyed", key, 0, Long.MAX_VALUE, null, 10).block().records())
+          .hasSize(3);
     }
   }
 

@@ -204,7 +204,8 @@ class PartitionOwnershipTest {
                 List.of(),
                 List.of(),
                 new PartitionProgress(3L, 90, 90, null, Map.of()),
-                90L))
+                90L,
+                null))
         .join();
     assertThat(store.partitionWatermarks("p", 2).join())
         .containsExactly(

@@ -170,26 +170,52 @@ class VersionedResultsTest {
   }
 
   @Test
-  void resultsWrittenWithoutTheSetsByKeyAreIndexedByTheNextCommit() {
-    PipelineState state = store.open("upgraded", "lineage", 1).join();
-    commit(state, "upgraded", 0).join();
-    // As an earlier version left them: results and their order, no sets by key or span.
+  void resultsAsAnEarlierVersionKeptThemAreUpgradedOnceAndReadByKey() {
+    // As the version before kept them: fields as members of the order, a sorted set per key, the
+    // span; no set by key, no extent. Two keys, one a prefix of the other up to its '@'.
+    String base = prefix + ":{upgraded}:";
+    RenderedPane k = rendered("upgraded", "k", 0);
+    RenderedPane other = rendered("upgraded", "k@x", 0);
     TestRedis.call(
-        redis ->
-            redis.del(prefix + ":{upgraded}:results:key:k", prefix + ":{upgraded}:results:span"));
-    assertThat(readKey("upgraded")).isEmpty();
-    state
-        .commit(
-            new Commit(
-                List.of(), null, List.of(rendered("upgraded", "other", 0)), List.of(), List.of()))
-        .join();
-    assertThat(readKey("upgraded")).hasSize(1);
+        redis -> {
+          for (RenderedPane r : List.of(k, other)) {
+            String field = r.pane().key() + "@0/60000";
+            redis.hset(base + "results", field, r.json());
+            redis.hset(base + "results:index", field, "0");
+            redis.zadd(base + "results:order", 0, field);
+            redis.zadd(base + "results:key:" + r.pane().key(), 0, field);
+          }
+          return redis.set(base + "results:span", "60000");
+        });
+    assertThat(readKey("upgraded"))
+        .hasSize(1)
+        .allSatisfy(r -> assertThat(r.get("key").asString()).isEqualTo("k"));
     assertThat(
             store
-                .results("upgraded", "k", WINDOW.end() - 1, Long.MAX_VALUE, null, 10)
+                .results("upgraded", "k@x", WINDOW.end() - 1, Long.MAX_VALUE, null, 10)
                 .block()
                 .records())
         .hasSize(1);
+    Long earlierLeft =
+        TestRedis.call(
+            redis ->
+                redis.exists(
+                    base + "results:key:k", base + "results:key:k@x", base + "results:span"));
+    assertThat(earlierLeft).isZero();
+    String extent = TestRedis.call(redis -> redis.get(base + "results:extent"));
+    assertThat(extent).isEqualTo("60000");
+    // A commit of this version goes on from there: a later pane of the window replaces its result.
+    PipelineState state = store.open("upgraded", "lineage", 1).join();
+    commit(state, "upgraded", 1).join();
+    assertThat(readKey("upgraded"))
+        .singleElement()
+        .satisfies(r -> assertThat(r.at("/pane/index").asInt()).isEqualTo(1));
+    assertThat(
+            store
+                .results("upgraded", null, Long.MIN_VALUE, Long.MAX_VALUE, null, 10)
+                .block()
+                .records())
+        .hasSize(2);
   }
 
   private List<JsonNode> readKey(String pipeline) {

@@ -1,15 +1,16 @@
 package io.eventide.definition.beam;
 
 import io.eventide.definition.beam.Dialect.Kind;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A trigger or window written as in one of Beam's SDKs (Java, Python or Go), translated to the JSON
- * form of Eventide's definitions. The JSON readers then check it as they check any tree; {@link
- * #locate} turns what they find back into a column of the expression.
+ * A trigger, a window or a whole windowing chain written as in one of Beam's SDKs (Java, Python or
+ * Go), translated to the JSON form of Eventide's definitions. The JSON readers then check it as
+ * they check any tree; {@link #locate} turns what they find back into a column of the expression.
  */
 public final class BeamExpression {
   /** In this order: the first dialect that reads an expression wins. */
@@ -49,6 +50,19 @@ public final class BeamExpression {
     return translate(text, Kind.WINDOW, tree -> true);
   }
 
+  /**
+   * Translates a whole windowing chain ({@code Window.into(…).triggering(…)…}, {@code
+   * beam.WindowInto(…)}) into an object holding the fields of a definition that it sets: {@code
+   * window}, {@code trigger}, {@code accumulation}, {@code allowedLateness}, {@code
+   * timestampCombiner}, {@code closingBehavior} and {@code onTimeBehavior}, each only when the
+   * chain sets it.
+   *
+   * @throws IllegalArgumentException like {@link #trigger}
+   */
+  public static BeamExpression windowing(String text, Predicate<JsonNode> singleFire) {
+    return translate(text, Kind.WINDOWING, singleFire);
+  }
+
   /** The JSON form of the expression. */
   public JsonNode tree() {
     return tree;
@@ -75,7 +89,10 @@ public final class BeamExpression {
 
   /**
    * Tries the dialects that know the outermost name. When none reads the whole expression, the
-   * error furthest into it is the one to show: there the writer's dialect got stuck.
+   * error of the dialect that read furthest into it is the one to show: there the writer's dialect
+   * got stuck. Of two that read as far, the one that knows the outermost name as written, not by an
+   * optional prefix, is more likely the writer's ({@code beam.WindowInto} is Go's name, and
+   * Python's only with a prefix).
    */
   private static BeamExpression inFirstDialect(
       String text, Expression expression, Kind kind, Predicate<JsonNode> singleFire) {
@@ -88,24 +105,41 @@ public final class BeamExpression {
       throw unknown((Expression.Chain) expression, kind);
     }
     ExpressionException furthest = null;
+    boolean furthestAsWritten = false;
     for (Dialect dialect : candidates) {
       Translator translator = new Translator(dialect, singleFire);
       try {
         JsonNode tree = translator.translate(expression, kind);
         return new BeamExpression(text, tree, translator.sources());
       } catch (ExpressionException e) {
-        if (furthest == null || e.at() > furthest.at()) {
+        boolean asWritten =
+            expression instanceof Expression.Chain c && dialect.knowsAsWritten(kind, c.key());
+        if (furthest == null
+            || e.understood() > furthest.understood()
+            || (e.understood() == furthest.understood() && asWritten && !furthestAsWritten)) {
           furthest = e;
+          furthestAsWritten = asWritten;
         }
       }
     }
     throw furthest;
   }
 
+  /**
+   * An outermost name no dialect knows; when it is known as another kind, the field that takes it
+   * is named too, as a whole chain pasted into {@code window} is a likely slip.
+   */
   private static ExpressionException unknown(Expression.Chain chain, Kind kind) {
+    String elsewhere =
+        Arrays.stream(Kind.values())
+            .filter(
+                k -> k != kind && DIALECTS.stream().anyMatch(d -> d.form(k, chain.key()) != null))
+            .findFirst()
+            .map(k -> ": a " + k.label() + " goes in the field '" + k.field() + "'")
+            .orElse("");
     return new ExpressionException(
         chain.at(),
-        "unknown " + kind.label() + " '" + chain.key() + "'",
+        "unknown " + kind.label() + " '" + chain.key() + "'" + elsewhere,
         DIALECTS.stream()
             .map(d -> "known in " + d.name() + ": " + d.knownForms(kind))
             .collect(Collectors.joining("\n")));

@@ -1,7 +1,12 @@
 package io.eventide.definition.beam;
 
+import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.WindowDefinition;
+import io.eventide.engine.AccumulationMode;
 import io.eventide.engine.CalendarWindows;
+import io.eventide.engine.ClosingBehavior;
+import io.eventide.engine.OnTimeBehavior;
+import io.eventide.engine.TimestampCombiner;
 import io.eventide.engine.Trigger;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -10,10 +15,20 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The canonical Beam Java expression of a trigger or window: what a Beam user would write, and what
- * {@link io.eventide.definition.beam.BeamExpression} reads back into the same definition.
+ * The canonical Beam Java expression of a trigger, a window or a whole windowing chain: what a Beam
+ * user would write, and what {@link io.eventide.definition.beam.BeamExpression} reads back into the
+ * same definition.
  */
 public final class BeamJava {
+  /** Beam's Java names of the enums whose constants Eventide's share. */
+  static final String CLOSING_BEHAVIOR = "Window.ClosingBehavior";
+
+  static final String ON_TIME_BEHAVIOR = "Window.OnTimeBehavior";
+  static final String TIMESTAMP_COMBINER = "TimestampCombiner";
+
+  /** Joda's zero duration, which no unit writes as well. */
+  static final String ZERO = "Duration.ZERO";
+
   /** Units from the largest down; a duration is written in the largest that divides it. */
   private static final List<DurationUnit> UNITS =
       List.of(
@@ -126,8 +141,63 @@ public final class BeamJava {
         }
       };
 
+  /**
+   * The windowing chain of {@code d}: the window, then the settings that differ from Beam's
+   * defaults, and those Beam's Java SDK requires although they do not (an allowed lateness with a
+   * trigger, unless the windows are global; the accumulation mode when more than one pane may
+   * fire), so that Beam would accept the chain too.
+   */
+  public static String windowing(PipelineDefinition d) {
+    boolean global = d.window() instanceof WindowDefinition.Global;
+    boolean triggered = !(d.trigger() instanceof Trigger.Default);
+    boolean late = !d.allowedLateness().isZero();
+    boolean closing = d.closingBehavior() != ClosingBehavior.FIRE_IF_NON_EMPTY;
+    StringBuilder java = new StringBuilder("Window.into(").append(window(d.window())).append(')');
+    if (triggered) {
+      java.append(".triggering(").append(trigger(d.trigger())).append(')');
+    }
+    if (late || closing || (triggered && !global)) {
+      java.append(".withAllowedLateness(").append(duration(d.allowedLateness()));
+      if (closing) {
+        java.append(", ").append(constant(CLOSING_BEHAVIOR, d.closingBehavior()));
+      }
+      java.append(')');
+    }
+    if (d.accumulation() != AccumulationMode.DISCARDING || triggered || (late && !global)) {
+      java.append('.').append(panes(d.accumulation())).append("()");
+    }
+    if (d.timestampCombiner() != TimestampCombiner.END_OF_WINDOW) {
+      java.append(".withTimestampCombiner(")
+          .append(constant(TIMESTAMP_COMBINER, d.timestampCombiner()))
+          .append(')');
+    }
+    if (d.onTimeBehavior() != OnTimeBehavior.FIRE_ALWAYS) {
+      java.append(".withOnTimeBehavior(")
+          .append(constant(ON_TIME_BEHAVIOR, d.onTimeBehavior()))
+          .append(')');
+    }
+    return java.toString();
+  }
+
+  /** The method of Beam's {@code Window} that sets {@code mode}. */
+  static String panes(AccumulationMode mode) {
+    return switch (mode) {
+      case DISCARDING -> "discardingFiredPanes";
+      case ACCUMULATING -> "accumulatingFiredPanes";
+      case RETRACTING -> "accumulatingAndRetractingFiredPanes";
+    };
+  }
+
+  /** {@code value} as Beam's Java names it in the enum {@code type}. */
+  static String constant(String type, Enum<?> value) {
+    return type + "." + value.name();
+  }
+
   /** A Joda duration in the largest unit that divides it exactly. */
   static String duration(Duration d) {
+    if (d.isZero()) {
+      return ZERO;
+    }
     for (DurationUnit unit : UNITS) {
       if (d.toMillis() % unit.length().toMillis() == 0) {
         return "Duration." + unit.method() + "(" + d.toMillis() / unit.length().toMillis() + ")";

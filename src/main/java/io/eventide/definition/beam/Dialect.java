@@ -18,10 +18,23 @@ import tools.jackson.databind.node.ObjectNode;
 final class Dialect {
   /** What an expression describes. */
   enum Kind {
-    TRIGGER,
-    WINDOW;
+    TRIGGER("trigger"),
+    WINDOW("window"),
+    /** A whole {@code Window.into(…)…}: the window, its trigger and the other settings. */
+    WINDOWING("windowing chain");
+
+    private final String label;
+
+    Kind(String label) {
+      this.label = label;
+    }
 
     String label() {
+      return label;
+    }
+
+    /** The field of a definition that holds an expression of this kind. */
+    String field() {
       return name().toLowerCase(Locale.ROOT);
     }
   }
@@ -41,7 +54,15 @@ final class Dialect {
     Duration read(Expression expression, Translator t);
   }
 
-  record Form(List<Param> params, Build build) {}
+  /**
+   * Refuses what the SDK refuses of a whole call chain once its methods are applied, such as a
+   * trigger without the allowed lateness Beam's Java SDK asks for with it.
+   */
+  interface Check {
+    void check(ObjectNode node, Expression.Chain chain);
+  }
+
+  record Form(List<Param> params, Build build, Check check) {}
 
   /**
    * A chained method.
@@ -52,8 +73,9 @@ final class Dialect {
 
   private final String name;
   private final boolean keywordArguments;
+  private boolean typeArguments;
   private final DurationReader durations;
-  private final Map<Kind, String> optionalPrefixes = new EnumMap<>(Kind.class);
+  private final Map<Kind, List<String>> optionalPrefixes = new EnumMap<>(Kind.class);
   private final Map<Kind, Map<String, Form>> forms = new EnumMap<>(Kind.class);
   private final Map<Kind, Map<String, List<Method>>> methods = new EnumMap<>(Kind.class);
 
@@ -70,14 +92,27 @@ final class Dialect {
     }
   }
 
-  /** Lets names of {@code kind} be written with {@code prefix} too, as Python's imports allow. */
-  Dialect optionalPrefix(Kind kind, String prefix) {
-    optionalPrefixes.put(kind, prefix);
+  /**
+   * Lets names of {@code kind} be written with any of {@code prefixes} too, as Python's imports
+   * allow.
+   */
+  Dialect optionalPrefix(Kind kind, String... prefixes) {
+    optionalPrefixes.put(kind, List.of(prefixes));
+    return this;
+  }
+
+  /** Lets calls carry Java's explicit type arguments ({@code Window.<String>into}). */
+  Dialect allowTypeArguments() {
+    typeArguments = true;
     return this;
   }
 
   Dialect form(Kind kind, String key, List<Param> params, Build build) {
-    forms.get(kind).put(key, new Form(params, build));
+    return form(kind, key, params, build, (node, chain) -> {});
+  }
+
+  Dialect form(Kind kind, String key, List<Param> params, Build build, Check check) {
+    forms.get(kind).put(key, new Form(params, build, check));
     return this;
   }
 
@@ -98,6 +133,10 @@ final class Dialect {
     return keywordArguments;
   }
 
+  boolean typeArguments() {
+    return typeArguments;
+  }
+
   Duration duration(Expression expression, Translator t) {
     return durations.read(expression, t);
   }
@@ -105,11 +144,30 @@ final class Dialect {
   /** The form called {@code key}, or null. */
   Form form(Kind kind, String key) {
     Form form = forms.get(kind).get(key);
-    String prefix = optionalPrefixes.get(kind);
-    if (form == null && prefix != null && key.startsWith(prefix)) {
-      form = forms.get(kind).get(key.substring(prefix.length()));
+    return form != null ? form : forms.get(kind).get(unprefixed(kind, key));
+  }
+
+  /** Whether {@code key} names a form of {@code kind} as it is written, without a prefix. */
+  boolean knowsAsWritten(Kind kind, String key) {
+    return forms.get(kind).containsKey(key);
+  }
+
+  /**
+   * {@code name} without the first of the optional prefixes of {@code kind} it starts with: also
+   * the constants of a module, such as Python's {@code trigger.AccumulationMode}, are written with
+   * or without the prefix of the names of its kind.
+   */
+  String unprefixed(Kind kind, String name) {
+    for (String prefix : optionalPrefixes(kind)) {
+      if (name.startsWith(prefix)) {
+        return name.substring(prefix.length());
+      }
     }
-    return form;
+    return name;
+  }
+
+  private List<String> optionalPrefixes(Kind kind) {
+    return optionalPrefixes.getOrDefault(kind, List.of());
   }
 
   /** The method {@code name} that can follow {@code target}, or null. */
@@ -122,9 +180,15 @@ final class Dialect {
 
   /** The names of the forms of {@code kind}, for messages about unknown names. */
   String knownForms(Kind kind) {
-    String prefix = optionalPrefixes.get(kind);
+    String prefixes = prefixes(kind);
     return String.join(", ", forms.get(kind).keySet())
-        + (prefix == null ? "" : ", each optionally prefixed " + prefix);
+        + (prefixes.isEmpty() ? "" : ", each " + prefixes);
+  }
+
+  /** {@code optionally prefixed …} with the optional prefixes of {@code kind}, or nothing. */
+  String prefixes(Kind kind) {
+    List<String> prefixes = optionalPrefixes(kind);
+    return prefixes.isEmpty() ? "" : "optionally prefixed " + String.join(" or ", prefixes);
   }
 
   /** The names of the methods that can follow {@code target}. */

@@ -22,12 +22,21 @@ sealed interface Expression
 
   /**
    * A dotted name, optionally called and followed by method calls: {@code time.Second}, {@code
-   * AfterCount(1)}, {@code new GlobalWindows()}, {@code FixedWindows.of(d).withOffset(o)}.
+   * AfterCount(1)}, {@code new GlobalWindows()}, {@code FixedWindows.of(d).withOffset(o)}, {@code
+   * Window.<String>into(w).triggering(t)}.
    *
+   * @param typeArguments the offset of Java's explicit type arguments before the called name's last
+   *     part ({@code <String>} in {@code Window.<String>into}), or -1; the types themselves change
+   *     nothing an expression means and are dropped
    * @param arguments null when the name is not called
    */
   record Chain(
-      boolean constructor, String name, int at, Arguments arguments, List<MethodCall> methods)
+      boolean constructor,
+      String name,
+      int at,
+      int typeArguments,
+      Arguments arguments,
+      List<MethodCall> methods)
       implements Expression {
     /** The name as the vocabularies list it, {@code new GlobalWindows} for a constructor. */
     String key() {

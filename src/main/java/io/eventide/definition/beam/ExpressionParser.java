@@ -12,14 +12,20 @@ import java.util.List;
  * Recursive descent over the tokens of an expression:
  *
  * <pre>
+ * whole      := expression [';']
  * expression := factor ('*' factor)*
  * factor     := NUMBER | STRING | slice | chain | '(' expression ')'
  * slice      := '[' ']' dotted '{' [expression (',' expression)* [',']] '}'
  * chain      := ['new'] dotted [arguments ('.' NAME arguments)*]
+ *             | dotted '.' types NAME arguments ('.' NAME arguments)*
  * dotted     := NAME ('.' NAME)*
+ * types      := '<' type (',' type)* '>'
+ * type       := '?' [('extends' | 'super') type] | dotted [types] ('[' ']')*
  * arguments  := '(' [argument (',' argument)* [',']] ')'
  * argument   := [NAME '='] expression
  * </pre>
+ *
+ * <p>A statement's closing {@code ;} is allowed, as a pasted line of Java or Go has one.
  */
 final class ExpressionParser {
   /**
@@ -44,6 +50,9 @@ final class ExpressionParser {
   static Expression parse(String text) {
     ExpressionParser parser = new ExpressionParser(Tokenizer.tokenize(text));
     Expression expression = parser.expression();
+    if (parser.peek().is(";")) {
+      parser.next();
+    }
     Token rest = parser.peek();
     if (rest.kind() != Token.Kind.END) {
       throw new ExpressionException(
@@ -67,12 +76,17 @@ final class ExpressionParser {
 
   private Expression factor() {
     Token t = next();
-    if (++depth > MAX_DEPTH) {
-      throw new ExpressionException(t.at(), "nested more than " + MAX_DEPTH + " levels deep");
-    }
+    enter(t);
     Expression factor = factorAt(t);
     depth--;
     return factor;
+  }
+
+  /** One level deeper at {@code t}; the caller steps back out when done. */
+  private void enter(Token t) {
+    if (++depth > MAX_DEPTH) {
+      throw new ExpressionException(t.at(), "nested more than " + MAX_DEPTH + " levels deep");
+    }
   }
 
   private Expression factorAt(Token t) {
@@ -99,11 +113,18 @@ final class ExpressionParser {
   private Expression chain(Token first) {
     boolean constructor = first.text().equals("new") && peek().kind() == Token.Kind.NAME;
     String name = dotted(constructor ? next() : first);
+    int typeArguments = -1;
+    if (!constructor && peek().is(".") && tokens.get(position + 1).is("<")) {
+      next();
+      typeArguments = peek().at();
+      types();
+      name += "." + expectName().text();
+    }
     if (!peek().is("(")) {
-      if (constructor) {
+      if (constructor || typeArguments >= 0) {
         throw unexpected(peek(), "'('");
       }
-      return new Chain(false, name, first.at(), null, List.of());
+      return new Chain(false, name, first.at(), -1, null, List.of());
     }
     Arguments arguments = arguments();
     List<MethodCall> methods = new ArrayList<>();
@@ -112,16 +133,52 @@ final class ExpressionParser {
       Token method = expectName();
       methods.add(new MethodCall(method.text(), method.at(), arguments()));
     }
-    return new Chain(constructor, name, first.at(), arguments, methods);
+    return new Chain(constructor, name, first.at(), typeArguments, arguments, methods);
   }
 
+  /** A dotted name; a dot before type arguments is left to {@link #chain}. */
   private String dotted(Token first) {
     StringBuilder name = new StringBuilder(first.text());
-    while (peek().is(".")) {
+    while (peek().is(".") && !tokens.get(position + 1).is("<")) {
       next();
       name.append('.').append(expectName().text());
     }
     return name.toString();
+  }
+
+  /** Java's type arguments, read only to be skipped. */
+  private void types() {
+    expect("<");
+    type();
+    while (peek().is(",")) {
+      next();
+      type();
+    }
+    expect(">");
+  }
+
+  private void type() {
+    Token t = next();
+    enter(t);
+    if (t.is("?")) {
+      if (peek().kind() == Token.Kind.NAME
+          && (peek().text().equals("extends") || peek().text().equals("super"))) {
+        next();
+        type();
+      }
+    } else if (t.kind() == Token.Kind.NAME) {
+      dotted(t);
+      if (peek().is("<")) {
+        types();
+      }
+      while (peek().is("[")) {
+        next();
+        expect("]");
+      }
+    } else {
+      throw unexpected(t, "a type");
+    }
+    depth--;
   }
 
   private Arguments arguments() {

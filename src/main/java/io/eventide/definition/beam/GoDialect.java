@@ -2,10 +2,13 @@ package io.eventide.definition.beam;
 
 import static io.eventide.definition.beam.Dialect.type;
 import static io.eventide.definition.beam.Param.required;
+import static io.eventide.definition.beam.Param.rest;
 import static io.eventide.definition.beam.Param.slice;
 
 import io.eventide.definition.beam.Dialect.Kind;
 import io.eventide.definition.beam.Expression.Chain;
+import io.eventide.engine.AccumulationMode;
+import io.eventide.engine.OnTimeBehavior;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,10 +18,32 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Beam's Go SDK: {@code trigger.AfterEndOfWindow().EarlyFiring(…).LateFiring(…)}, sub-triggers as
- * slices ({@code []trigger.Trigger{…}}) and {@code time.Duration} products such as {@code 60 *
- * time.Second}.
+ * slices ({@code []trigger.Trigger{…}}), {@code time.Duration} products such as {@code 60 *
+ * time.Second} and {@code beam.WindowInto(s, window.NewFixedWindows(…), col, options…)}.
  */
 final class GoDialect {
+  /** The options of {@code beam.WindowInto}, each applied to the chain's node in turn. */
+  private record Option(List<Param> params, Dialect.Modify apply) {}
+
+  private static final Map<String, Option> OPTIONS =
+      Map.of(
+          "beam.Trigger",
+          new Option(
+              List.of(required("tr", "a trigger")),
+              (n, a, t) -> t.trigger(n, "trigger", a.get("tr"))),
+          "beam.AllowedLateness",
+          new Option(
+              List.of(required("delay", "a time.Duration")),
+              (n, a, t) -> t.duration(n, "allowedLateness", a.get("delay"))),
+          "beam.PanesAccumulate",
+          new Option(
+              List.of(),
+              (n, a, t) -> t.constant(n, "accumulation", AccumulationMode.ACCUMULATING, a.at())),
+          "beam.PanesDiscard",
+          new Option(
+              List.of(),
+              (n, a, t) -> t.constant(n, "accumulation", AccumulationMode.DISCARDING, a.at())));
+
   private static final Map<String, BigDecimal> NANOS_PER_UNIT =
       Map.of(
           "time.Nanosecond", BigDecimal.ONE,
@@ -121,8 +146,51 @@ final class GoDialect {
             "window.NewSessions",
             List.of(required("gap", DURATION)),
             (a, t) -> t.duration(t.node("session"), "gap", a.get("gap")))
-        .form(Kind.WINDOW, "window.NewGlobalWindows", List.of(), (a, t) -> t.node("global"));
+        .form(Kind.WINDOW, "window.NewGlobalWindows", List.of(), (a, t) -> t.node("global"))
+        .form(
+            Kind.WINDOWING,
+            "beam.WindowInto",
+            List.of(
+                required("s", "the scope"),
+                required("ws", "a window"),
+                required("col", "the PCollection"),
+                rest("opts", "options")),
+            GoDialect::windowInto);
     return go;
+  }
+
+  /** The scope and the collection are names to pass over; the options set the rest. */
+  private static ObjectNode windowInto(BoundArguments a, Translator t) {
+    name(a.get("s"), "the scope");
+    ObjectNode node = t.window(t.settings(), "window", a.get("ws"));
+    name(a.get("col"), "the PCollection");
+    for (Expression option : a.list("opts")) {
+      node = option(node, option, t);
+    }
+    // The SDK gives every windowing strategy it writes this on-time behavior (FIRE_IF_NONEMPTY).
+    return t.constant(node, "onTimeBehavior", OnTimeBehavior.FIRE_IF_NON_EMPTY, a.at());
+  }
+
+  private static void name(Expression e, String what) {
+    if (!(e instanceof Chain c) || c.arguments() != null) {
+      throw new ExpressionException(
+          e.at(), "expected " + what + ", a name such as s, found " + e.describe());
+    }
+  }
+
+  private static ObjectNode option(ObjectNode node, Expression e, Translator t) {
+    if (!(e instanceof Chain c) || c.arguments() == null || !c.methods().isEmpty()) {
+      throw new ExpressionException(
+          e.at(), "expected an option such as beam.Trigger(…), found " + e.describe());
+    }
+    Option option = OPTIONS.get(c.name());
+    if (option == null) {
+      throw new ExpressionException(
+          c.at(),
+          "unknown option '" + c.name() + "'",
+          "known in Go: " + String.join(", ", OPTIONS.keySet().stream().sorted().toList()));
+    }
+    return option.apply().apply(node, t.bind(c.name(), option.params(), c), t);
   }
 
   /**

@@ -3,16 +3,22 @@ package io.eventide.definition.beam;
 import static io.eventide.definition.beam.Dialect.any;
 import static io.eventide.definition.beam.Dialect.calendar;
 import static io.eventide.definition.beam.Dialect.type;
+import static io.eventide.definition.beam.Param.optional;
 import static io.eventide.definition.beam.Param.required;
 import static io.eventide.definition.beam.Param.rest;
 
 import io.eventide.definition.beam.Dialect.Kind;
 import io.eventide.definition.beam.Expression.Chain;
+import io.eventide.engine.AccumulationMode;
+import io.eventide.engine.ClosingBehavior;
+import io.eventide.engine.OnTimeBehavior;
+import io.eventide.engine.TimestampCombiner;
 import java.math.BigDecimal;
 import java.time.DateTimeException;
 import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -20,9 +26,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Beam's Java SDK: {@code AfterWatermark.pastEndOfWindow().withEarlyFirings(…)}, Joda durations
- * ({@code Duration.standardMinutes(1)}) and {@code CalendarWindows} with Joda time zones.
+ * ({@code Duration.standardMinutes(1)}), {@code CalendarWindows} with Joda time zones and the whole
+ * {@code Window.<T>into(…).triggering(…)…} chain.
  */
 final class JavaDialect {
+  /** Joda's package, which a duration may be written with. */
+  private static final String JODA = "org.joda.time.";
+
   private static final Map<String, Duration> DURATION_UNITS =
       Map.of(
           "Duration.millis", Duration.ofMillis(1),
@@ -37,6 +47,13 @@ final class JavaDialect {
   private static final List<Param> DURATION = List.of(required("duration", "a duration"));
   private static final List<Param> COUNT = List.of(required("count", "a whole number"));
 
+  private static final Map<String, ClosingBehavior> CLOSING_BEHAVIORS =
+      constants(BeamJava.CLOSING_BEHAVIOR, ClosingBehavior.class);
+  private static final Map<String, OnTimeBehavior> ON_TIME_BEHAVIORS =
+      constants(BeamJava.ON_TIME_BEHAVIOR, OnTimeBehavior.class);
+  private static final Map<String, TimestampCombiner> TIMESTAMP_COMBINERS =
+      constants(BeamJava.TIMESTAMP_COMBINER, TimestampCombiner.class);
+
   /** The calls that make the {@code List<Trigger>} of a composite trigger. */
   private static final List<String> LISTS = List.of("Arrays.asList", "List.of");
 
@@ -46,10 +63,11 @@ final class JavaDialect {
   private JavaDialect() {}
 
   static Dialect create() {
-    Dialect java = new Dialect("Java", false, JavaDialect::duration);
+    Dialect java = new Dialect("Java", false, JavaDialect::duration).allowTypeArguments();
     triggers(java);
     windows(java);
     calendarWindows(java);
+    windowing(java);
     return java;
   }
 
@@ -236,6 +254,106 @@ final class JavaDialect {
             (n, a, t) -> startDate(n, a, t, null, a.get("month"), a.get("day")));
   }
 
+  private static void windowing(Dialect java) {
+    java.form(
+            Kind.WINDOWING,
+            "Window.into",
+            List.of(required("windowFn", "a window")),
+            (a, t) -> t.window(t.settings(), "window", a.get("windowFn")),
+            JavaDialect::requireWhatBeamRequires)
+        .method(
+            Kind.WINDOWING,
+            "triggering",
+            any(),
+            TRIGGER,
+            (n, a, t) -> t.trigger(n, "trigger", a.get("trigger")))
+        .method(
+            Kind.WINDOWING,
+            "withAllowedLateness",
+            any(),
+            List.of(
+                required("allowedLateness", "a duration"),
+                optional("closingBehavior", BeamJava.CLOSING_BEHAVIOR + ".…")),
+            (n, a, t) -> {
+              t.duration(n, "allowedLateness", a.get("allowedLateness"));
+              Expression closing = a.get("closingBehavior");
+              return closing == null
+                  ? n
+                  : t.constant(n, "closingBehavior", closing, CLOSING_BEHAVIORS, Kind.WINDOWING);
+            });
+    for (AccumulationMode mode : AccumulationMode.values()) {
+      java.method(
+          Kind.WINDOWING,
+          BeamJava.panes(mode),
+          any(),
+          List.of(),
+          (n, a, t) -> t.constant(n, "accumulation", mode, a.at()));
+    }
+    constantSetter(java, "withTimestampCombiner", "timestampCombiner", TIMESTAMP_COMBINERS);
+    constantSetter(java, "withOnTimeBehavior", "onTimeBehavior", ON_TIME_BEHAVIORS);
+  }
+
+  /** A method of the chain that sets {@code field} to one of {@code constants}. */
+  private static void constantSetter(
+      Dialect java, String method, String field, Map<String, ? extends Enum<?>> constants) {
+    String any = constants.keySet().iterator().next();
+    java.method(
+        Kind.WINDOWING,
+        method,
+        any(),
+        List.of(required(field, any.substring(0, any.lastIndexOf('.')) + ".…")),
+        (n, a, t) -> t.constant(n, field, a.get(field), constants, Kind.WINDOWING));
+  }
+
+  /** The constants of an enum of Beam's, by their Java names; Eventide's enums share them. */
+  private static <E extends Enum<E>> Map<String, E> constants(String type, Class<E> values) {
+    Map<String, E> constants = new HashMap<>();
+    for (E value : values.getEnumConstants()) {
+      constants.put(BeamJava.constant(type, value), value);
+    }
+    return constants;
+  }
+
+  /**
+   * What Beam's Java SDK refuses when the transform is applied: a trigger other than the default
+   * without an allowed lateness, unless the windows are global; and no accumulation mode when a
+   * window can fire more than one pane (such a trigger, or late data allowed into windows other
+   * than global ones).
+   */
+  private static void requireWhatBeamRequires(ObjectNode node, Chain chain) {
+    boolean global = node.get("window").get("type").stringValue().equals("global");
+    JsonNode trigger = node.get("trigger");
+    boolean triggered = trigger != null && !trigger.get("type").stringValue().equals("default");
+    JsonNode lateness = node.get("allowedLateness");
+    if (triggered && !global && lateness == null) {
+      throw new ExpressionException(
+          lastCall(chain, "triggering"),
+          "Beam's Java SDK requires .withAllowedLateness(…) with .triggering(…) unless the"
+              + " windows are GlobalWindows; .withAllowedLateness(Duration.ZERO) keeps no late"
+              + " data");
+    }
+    boolean late =
+        !global && lateness != null && Duration.parse(lateness.stringValue()).toMillis() > 0;
+    if (node.get("accumulation") == null && (triggered || late)) {
+      throw new ExpressionException(
+          lastCall(chain, triggered ? "triggering" : "withAllowedLateness"),
+          "Beam's Java SDK requires .discardingFiredPanes() or .accumulatingFiredPanes() with "
+              + (triggered ? "a trigger" : "an allowed lateness above zero")
+              + ", as more than one pane may fire");
+    }
+  }
+
+  /** Where the last call of {@code method} in the chain is: the one whose setting stands. */
+  private static int lastCall(Chain chain, String method) {
+    int at = chain.at();
+    for (Expression.MethodCall call : chain.methods()) {
+      if (call.name().equals(method)) {
+        at = call.at();
+      }
+    }
+    return at;
+  }
+
   private static ObjectNode calendarNode(Translator t, String unit) {
     return t.node("calendar").put("unit", unit);
   }
@@ -301,8 +419,13 @@ final class JavaDialect {
   }
 
   private static Duration duration(Expression e, Translator t) {
-    if (e instanceof Chain c && c.arguments() != null && c.methods().isEmpty()) {
-      Duration unit = DURATION_UNITS.get(c.name());
+    if (e instanceof Chain c) {
+      String name = c.name().startsWith(JODA) ? c.name().substring(JODA.length()) : c.name();
+      if (c.arguments() == null && name.equals(BeamJava.ZERO)) {
+        return Duration.ZERO;
+      }
+      Duration unit =
+          c.arguments() != null && c.methods().isEmpty() ? DURATION_UNITS.get(name) : null;
       if (unit != null) {
         Expression amount = t.bind(c.name(), AMOUNT, c).get("amount");
         BigDecimal n = t.numeric(amount);
@@ -319,7 +442,11 @@ final class JavaDialect {
     throw new ExpressionException(
         e.at(),
         "expected a duration ("
+            + BeamJava.ZERO
+            + ", "
             + String.join(", ", DURATION_UNITS.keySet().stream().sorted().toList())
+            + ", each optionally prefixed "
+            + JODA
             + "), found "
             + e.describe());
   }

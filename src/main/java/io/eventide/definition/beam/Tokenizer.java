@@ -8,7 +8,9 @@ import java.util.regex.Pattern;
 /** Splits an expression into tokens; Java, Python and Go share this lexical syntax. */
 final class Tokenizer {
   private static final Pattern NUMBER = Pattern.compile("-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?");
-  private static final String PUNCTUATION = "().,*=[]{}";
+
+  /** Java's type arguments ({@code <KV<String, Long>>}) and a statement's closing {@code ;} too. */
+  private static final String PUNCTUATION = "().,*=[]{}<>?;";
 
   private Tokenizer() {}
 

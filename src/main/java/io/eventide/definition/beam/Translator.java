@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -76,6 +77,7 @@ final class Translator {
               .apply(node, bind(call.name(), method.params(), call.arguments(), call.at()), this);
       sources.node(node, chain.at());
     }
+    form.check().check(node, chain);
     return node;
   }
 
@@ -83,9 +85,57 @@ final class Translator {
     return JSON.objectNode().put("type", type);
   }
 
+  /** The node of a windowing chain, whose fields are the definition's. */
+  ObjectNode settings() {
+    return JSON.objectNode();
+  }
+
   /** Sets {@code field} to the trigger {@code expression}. */
   ObjectNode trigger(ObjectNode into, String field, Expression expression) {
     return set(into, field, translate(expression, Kind.TRIGGER), expression);
+  }
+
+  /** Sets {@code field} to the window {@code expression}. */
+  ObjectNode window(ObjectNode into, String field, Expression expression) {
+    return set(into, field, translate(expression, Kind.WINDOW), expression);
+  }
+
+  /**
+   * Sets {@code field} to the constant that {@code expression} names: one of {@code constants}, by
+   * their names, which may carry the optional prefixes of the module where the dialect keeps its
+   * names of {@code module}.
+   */
+  ObjectNode constant(
+      ObjectNode into,
+      String field,
+      Expression expression,
+      Map<String, ? extends Enum<?>> constants,
+      Kind module) {
+    if (expression instanceof Chain c && c.arguments() == null) {
+      Enum<?> value = constants.get(c.name());
+      if (value == null) {
+        value = constants.get(dialect.unprefixed(module, c.name()));
+      }
+      if (value != null) {
+        return constant(into, field, value, expression.at());
+      }
+    }
+    String prefixes = dialect.prefixes(module);
+    throw new ExpressionException(
+        expression.at(),
+        "expected one of "
+            + String.join(", ", constants.keySet().stream().sorted().toList())
+            + (prefixes.isEmpty() ? "" : " (each " + prefixes + ")")
+            + ", found "
+            + expression.describe());
+  }
+
+  /**
+   * Sets {@code field} to {@code value}, read from the expression at {@code at}, named as the JSON
+   * form names its constants: in lower case.
+   */
+  ObjectNode constant(ObjectNode into, String field, Enum<?> value, int at) {
+    return text(into, field, value.name().toLowerCase(Locale.ROOT), at);
   }
 
   ObjectNode triggers(ObjectNode into, String field, List<Expression> expressions) {
@@ -201,6 +251,10 @@ final class Translator {
 
   /** Binds the arguments of a called name to the parameters of its form. */
   BoundArguments bind(String callee, List<Param> params, Chain chain) {
+    if (chain.typeArguments() >= 0 && !dialect.typeArguments()) {
+      throw new ExpressionException(
+          chain.typeArguments(), "unexpected '<': only Java writes type arguments");
+    }
     return bind(callee, params, chain.arguments(), chain.at());
   }
 
@@ -232,7 +286,7 @@ final class Translator {
         }
         case SLICE -> {
           if (next == positional.size()) {
-            throw missing(callee, params, arguments);
+            throw missing(callee, params, arguments, at);
           }
           Expression slice = positional.get(next++);
           if (!(slice instanceof Expression.Slice s)) {
@@ -252,28 +306,31 @@ final class Translator {
           } else if (keyword != null) {
             values.put(param.name(), List.of(keyword.value()));
           } else if (param.arity() == Param.Arity.REQUIRED) {
-            throw missing(callee, params, arguments);
+            throw missing(callee, params, arguments, at);
           }
         }
       }
     }
     if (next < positional.size()) {
-      throw new ExpressionException(
-          positional.get(next).at(), "unexpected argument: " + callee + " takes " + takes(params));
+      throw ExpressionException.signature(
+          positional.get(next).at(),
+          at,
+          "unexpected argument: " + callee + " takes " + takes(params));
     }
     if (!keywords.isEmpty()) {
       Argument unknown = keywords.values().iterator().next();
-      throw new ExpressionException(
+      throw ExpressionException.signature(
           unknown.at(),
+          at,
           "unknown argument '" + unknown.keyword() + "': " + callee + " takes " + takes(params));
     }
     return new BoundArguments(values, at);
   }
 
   private static ExpressionException missing(
-      String callee, List<Param> params, Arguments arguments) {
-    return new ExpressionException(
-        arguments.close(), "unexpected ')': " + callee + " takes " + takes(params));
+      String callee, List<Param> params, Arguments arguments, int at) {
+    return ExpressionException.signature(
+        arguments.close(), at, "unexpected ')': " + callee + " takes " + takes(params));
   }
 
   private static String takes(List<Param> params) {

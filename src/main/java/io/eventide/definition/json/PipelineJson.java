@@ -27,8 +27,8 @@ public final class PipelineJson {
 
   /**
    * The definition as the API returns it: the window and trigger each followed by its canonical
-   * Beam Java expression ({@code windowExpression}, {@code triggerExpression}), and the {@code
-   * warnings} at the end.
+   * Beam Java expression ({@code windowExpression}, {@code triggerExpression}), the windowing
+   * settings by the whole chain ({@code windowingExpression}), and the {@code warnings} at the end.
    */
   public static ObjectNode withWarnings(PipelineDefinition d) {
     ObjectNode json = write(d, true);
@@ -58,6 +58,9 @@ public final class PipelineJson {
     json.put("timestampCombiner", WireNames.of(d.timestampCombiner()));
     json.put("closingBehavior", WireNames.of(d.closingBehavior()));
     json.put("onTimeBehavior", WireNames.of(d.onTimeBehavior()));
+    if (expressions) {
+      json.put("windowingExpression", BeamJava.windowing(d));
+    }
     if (d.aggregate() != null) {
       json.set("aggregate", aggregate(d.aggregate()));
     } else {

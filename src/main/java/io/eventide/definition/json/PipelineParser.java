@@ -55,6 +55,17 @@ public final class PipelineParser {
           CalendarWindows.Unit.MONTHS, 1_200L,
           CalendarWindows.Unit.YEARS, 100L);
 
+  /** The fields of a definition that a windowing chain stands for. */
+  private static final List<String> WINDOWING_FIELDS =
+      List.of(
+          "window",
+          "trigger",
+          "accumulation",
+          "allowedLateness",
+          "timestampCombiner",
+          "closingBehavior",
+          "onTimeBehavior");
+
   private static final List<String> WEEK_DAYS =
       Arrays.stream(DayOfWeek.values()).map(DayOfWeek::name).toList();
 
@@ -131,33 +142,8 @@ public final class PipelineParser {
       f.violation(
           "name", "'" + name + "' is reserved: GET /pipelines/status is every pipeline's status");
     }
-    JsonNode windowNode = f.require("window");
-    WindowDefinition window =
-        windowNode == null
-            ? null
-            : treeOrExpression(
-                windowNode,
-                f.pathOf("window"),
-                BeamExpression::window,
-                (tree, at, v) -> new PipelineParser(v, kafka, limits).window(tree, at));
-    JsonNode triggerNode = f.get("trigger");
-    Trigger trigger =
-        triggerNode == null
-            ? new Trigger.Default()
-            : treeOrExpression(
-                triggerNode,
-                f.pathOf("trigger"),
-                text -> BeamExpression.trigger(text, TriggerParser::isSingleFire),
-                (tree, at, v) -> new TriggerParser(v).parse(tree, at));
-    AccumulationMode accumulation =
-        f.choice("accumulation", AccumulationMode.class, AccumulationMode.DISCARDING);
-    Duration lateness = f.nonNegativeDuration("allowedLateness", Duration.ZERO);
-    TimestampCombiner combiner =
-        f.choice("timestampCombiner", TimestampCombiner.class, TimestampCombiner.END_OF_WINDOW);
-    ClosingBehavior closing =
-        f.choice("closingBehavior", ClosingBehavior.class, ClosingBehavior.FIRE_IF_NON_EMPTY);
-    OnTimeBehavior onTime =
-        f.choice("onTimeBehavior", OnTimeBehavior.class, OnTimeBehavior.FIRE_ALWAYS);
+    JsonNode chainNode = f.get("windowing");
+    Windowing windowing = chainNode == null ? windowing(f) : chain(f, chainNode);
     JsonNode aggregateNode = f.get("aggregate");
     JsonNode aggregatesNode = f.get("aggregates");
     if (aggregateNode == null && aggregatesNode == null) {
@@ -202,15 +188,18 @@ public final class PipelineParser {
           "stream", "must match " + PipelineDefinition.NAME.pattern() + " (got '" + stream + "')");
     }
     f.rejectUnknown();
+    if (windowing == null) {
+      return null;
+    }
     return new PipelineDefinition(
         name,
-        window,
-        trigger,
-        accumulation,
-        lateness,
-        combiner,
-        closing,
-        onTime,
+        windowing.window(),
+        windowing.trigger(),
+        windowing.accumulation(),
+        windowing.allowedLateness(),
+        windowing.timestampCombiner(),
+        windowing.closingBehavior(),
+        windowing.onTimeBehavior(),
         aggregate,
         aggregates,
         filter,
@@ -222,31 +211,103 @@ public final class PipelineParser {
         Revision.UNSTORED);
   }
 
+  /** How a definition windows its events: the fields a Beam windowing chain sets. */
+  private record Windowing(
+      WindowDefinition window,
+      Trigger trigger,
+      AccumulationMode accumulation,
+      Duration allowedLateness,
+      TimestampCombiner timestampCombiner,
+      ClosingBehavior closingBehavior,
+      OnTimeBehavior onTimeBehavior) {}
+
+  /**
+   * The windowing fields read from {@code f}: the definition's own, or the object a windowing chain
+   * translates to. A part that cannot be read is null, with its violation.
+   */
+  private Windowing windowing(JsonFields f) {
+    JsonNode windowNode = f.require("window");
+    WindowDefinition window =
+        windowNode == null
+            ? null
+            : treeOrExpression(
+                windowNode,
+                f.pathOf("window"),
+                BeamExpression::window,
+                (tree, at, v) -> new PipelineParser(v, kafka, limits).window(tree, at));
+    JsonNode triggerNode = f.get("trigger");
+    Trigger trigger =
+        triggerNode == null
+            ? new Trigger.Default()
+            : treeOrExpression(
+                triggerNode,
+                f.pathOf("trigger"),
+                text -> BeamExpression.trigger(text, TriggerParser::isSingleFire),
+                (tree, at, v) -> new TriggerParser(v).parse(tree, at));
+    return new Windowing(
+        window,
+        trigger,
+        f.choice("accumulation", AccumulationMode.class, AccumulationMode.DISCARDING),
+        f.nonNegativeDuration("allowedLateness", Duration.ZERO),
+        f.choice("timestampCombiner", TimestampCombiner.class, TimestampCombiner.END_OF_WINDOW),
+        f.choice("closingBehavior", ClosingBehavior.class, ClosingBehavior.FIRE_IF_NON_EMPTY),
+        f.choice("onTimeBehavior", OnTimeBehavior.class, OnTimeBehavior.FIRE_ALWAYS));
+  }
+
+  /**
+   * The windowing of a whole Beam windowing chain in {@code windowing}, which takes the place of
+   * every field it could set: those are refused beside it, set by the chain or not.
+   */
+  private Windowing chain(JsonFields f, JsonNode node) {
+    for (String field : WINDOWING_FIELDS) {
+      if (f.get(field) != null) {
+        f.violation(field, "must not be given with 'windowing': the windowing chain stands for it");
+      }
+    }
+    String path = f.pathOf("windowing");
+    if (!node.isString()) {
+      violations.add(path, "must be a string holding a Beam windowing chain");
+      return null;
+    }
+    return beamExpression(
+        node.stringValue(),
+        path,
+        text -> BeamExpression.windowing(text, TriggerParser::isSingleFire),
+        (tree, at, v) ->
+            new PipelineParser(v, kafka, limits).windowing(JsonFields.of(tree, at, v)));
+  }
+
   /** Reads the JSON tree at {@code path} into {@code violations}. */
   private interface TreeReader<T> {
     T read(JsonNode tree, String path, Violations violations);
   }
 
-  /**
-   * Reads a window or trigger given as a JSON tree or as a Beam expression. An expression is
-   * translated to its tree and read by the same reader, so both forms obey the same rules; what the
-   * reader finds is reported at the expression's path, pointing at the column it came from.
-   */
+  /** Reads a window or trigger given as a JSON tree or as a Beam expression. */
   private <T> T treeOrExpression(
       JsonNode node,
       String path,
       Function<String, BeamExpression> translate,
       TreeReader<T> reader) {
-    if (!node.isString()) {
-      if (!node.isObject()) {
-        violations.add(path, "must be an object or a string holding a Beam expression");
-        return null;
-      }
-      return reader.read(node, path, violations);
+    if (node.isString()) {
+      return beamExpression(node.stringValue(), path, translate, reader);
     }
+    if (!node.isObject()) {
+      violations.add(path, "must be an object or a string holding a Beam expression");
+      return null;
+    }
+    return reader.read(node, path, violations);
+  }
+
+  /**
+   * Reads a Beam expression: it is translated to its tree and read by the reader of that tree, so
+   * both forms obey the same rules; what the reader finds is reported at the expression's path,
+   * pointing at the column it came from.
+   */
+  private <T> T beamExpression(
+      String text, String path, Function<String, BeamExpression> translate, TreeReader<T> reader) {
     BeamExpression expression;
     try {
-      expression = translate.apply(node.stringValue());
+      expression = translate.apply(text);
     } catch (IllegalArgumentException e) {
       violations.add(path, e.getMessage());
       return null;

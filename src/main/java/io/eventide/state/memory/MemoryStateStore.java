@@ -238,7 +238,8 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         Pane pane = r.pane();
         String id = o.nextId();
         ids.add(id);
-        o.log.append(PaneEvent.of(id, pane, r.json()));
+        // One string for all the commit's entries: its span is kept per commit, not per pane.
+        o.log.append(PaneEvent.of(id, pane, r.json(), commit.traceparent()));
         if (!pane.retraction()) {
           KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
           o.put(k, o.results.merge(k, r, MemoryStateStore::later));
@@ -253,7 +254,8 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
       for (KeyedWindow closed : commit.finals()) {
         RenderedPane last = o.results.get(closed);
         if (last != null) {
-          o.log.append(PaneEvent.finalAgain(o.nextId(), closed.key(), last.json()));
+          o.log.append(
+              PaneEvent.finalAgain(o.nextId(), closed.key(), last.json(), commit.traceparent()));
         }
       }
       if (commit.finalThrough() != null) {
@@ -327,7 +329,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
           }
           List<PaneEvent> windows = new ArrayList<>(page.size());
           for (RenderedPane pane : page) {
-            windows.add(PaneEvent.of(position, pane.pane(), pane.json()).asOf(position));
+            windows.add(PaneEvent.of(position, pane.pane(), pane.json(), null).asOf(position));
           }
           return new Snapshot(position, windows, next);
         });

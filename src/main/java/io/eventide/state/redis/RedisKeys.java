@@ -57,17 +57,29 @@ final class RedisKeys {
   }
 
   /**
-   * Sorted set: the results of one key, as the results order holds them (score the window's start,
-   * member its field). With the empty key, the prefix every key's set begins with, which commit.lua
-   * completes with the keys it writes.
+   * Sorted set: every result's {@linkplain #resultMember member}, all scored 0, so that a key's
+   * results are one range of it in byte order ({@code ZRANGE … BYLEX}) and in window order.
    */
-  String resultsOfKey(String pipeline, String key) {
-    return base(pipeline) + "results:key:" + key;
+  String resultsByKey(String pipeline) {
+    return base(pipeline) + "results:by-key";
   }
 
-  /** String: the longest window, in milliseconds, that the results have held. */
-  String resultsSpan(String pipeline) {
+  /**
+   * String: the longest window, in milliseconds, that the results have held. Its presence also says
+   * that the results are held as this version holds them (see upgrade-results.lua).
+   */
+  String resultsExtent(String pipeline) {
+    return base(pipeline) + "results:extent";
+  }
+
+  /** The results' span and sets of single keys as an earlier version kept them, to upgrade. */
+  String earlierResultsSpan(String pipeline) {
     return base(pipeline) + "results:span";
+  }
+
+  /** The prefix of an earlier version's sorted set of one key's results. */
+  String earlierResultsOfKey(String pipeline) {
+    return base(pipeline) + "results:key:";
   }
 
   String paneLog(String pipeline) {
@@ -129,6 +141,45 @@ final class RedisKeys {
         field.substring(0, at),
         Long.parseLong(field.substring(at + 1, slash)),
         Long.parseLong(field.substring(slash + 1)));
+  }
+
+  /**
+   * The member of a window's result in the results order and by key: the key, its end marked
+   * ({@link #keyPrefix}), the start in a form whose bytes sort as the numbers do, then the field.
+   * Byte order over members is so key, then start, then the field: a key's results are one range
+   * whose start is found by its window start, and the field is read off the end of the member.
+   */
+  static String resultMember(String key, long start, long end) {
+    String field = windowField(key, start, end);
+    StringBuilder b = new StringBuilder(field.length() * 2 + 24);
+    b.append(keyPrefix(key));
+    appendSortable(b, start);
+    return b.append(field).toString();
+  }
+
+  /**
+   * What every member of a key's results begins with: the key, each NUL in it doubled as NUL and
+   * 0x01, then two NULs, which no other key's members begin with (no key's text has two NULs in a
+   * row once escaped, so none is another's prefix up to them).
+   */
+  static String keyPrefix(String key) {
+    return (key.indexOf('\0') < 0 ? key : key.replace("\0", "\0\1")) + "\0\0";
+  }
+
+  /**
+   * A time as 20 digits whose byte order is the numbers' order: {@code 1} and the value for one not
+   * below zero, {@code 0} and the nines' complement of its magnitude for a negative one.
+   */
+  static void appendSortable(StringBuilder b, long value) {
+    String digits = value >= 0 ? Long.toString(value) : Long.toUnsignedString(-value);
+    b.append(value >= 0 ? '1' : '0');
+    for (int i = digits.length(); i < 19; i++) {
+      b.append(value >= 0 ? '0' : '9');
+    }
+    for (int i = 0; i < digits.length(); i++) {
+      char d = digits.charAt(i);
+      b.append(value >= 0 ? d : (char) ('9' - (d - '0')));
+    }
   }
 
   private String base(String pipeline) {

@@ -43,7 +43,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -120,11 +122,12 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final RedisScript<List> RESOLVE =
       RedisScript.of(new ClassPathResource("redis/resolve.lua"), List.class);
 
+  private static final RedisScript<Long> UPGRADE_RESULTS =
+      RedisScript.of(new ClassPathResource("redis/upgrade-results.lua"), Long.class);
+
   private static final Comparator<KeyedWindow> WINDOW_ORDER =
       Comparator.comparingDouble((KeyedWindow w) -> (double) w.start())
-          .thenComparing(
-              w -> utf8(RedisKeys.windowField(w.key(), w.start(), w.end())),
-              Arrays::compareUnsigned);
+          .thenComparing(w -> utf8(member(w)), Arrays::compareUnsigned);
 
   private final ReactiveRedisTemplate<String, byte[]> bytes;
   private final ReactiveStringRedisTemplate strings;
@@ -139,6 +142,9 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private final ReplicaWait replicaWait;
 
   private final RedisStoreMarker marker;
+
+  /** Pipelines whose results this process has seen in this version's form (upgradeResults). */
+  private final Set<String> resultsUpgraded = ConcurrentHashMap.newKeySet();
 
   public RedisStateStore(
       ReactiveRedisConnectionFactory factory,
@@ -202,6 +208,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     // Opening is where a store that lost its data would be taken for a new one: asked every time.
     return marker
         .verify()
+        .then(upgradeResults(pipeline))
         .thenMany(
             strings.execute(
                 OPEN, List.of(meta), List.of(lineage, epoch, Integer.toString(proposedShards))))
@@ -232,6 +239,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     String epoch = newEpoch();
     return marker
         .verify()
+        .then(upgradeResults(pipeline))
         .thenMany(
             strings.execute(
                 OPEN_PARTITION,
@@ -578,26 +586,69 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     List<String> scriptKeys = new ArrayList<>(5);
     scriptKeys.add(keys.resultsOrder(pipeline));
     scriptKeys.add(keys.results(pipeline));
-    scriptKeys.add(keys.resultsOfKey(pipeline, key == null ? "" : key));
-    scriptKeys.add(keys.resultsSpan(pipeline));
+    scriptKeys.add(keys.resultsByKey(pipeline));
+    scriptKeys.add(keys.resultsExtent(pipeline));
     if (position) {
       scriptKeys.add(keys.paneLog(pipeline));
     }
     List<String> args =
         List.of(
-            after == null ? "" : RedisKeys.windowField(after.key(), after.start(), after.end()),
+            after == null ? "" : member(after),
             after == null ? "0" : Long.toString(after.start()),
-            // Marked: the empty key is a key too.
-            key == null ? "" : "=" + key,
+            key == null ? "" : RedisKeys.keyPrefix(key),
             from <= Time.MIN ? "" : Long.toString(from),
             Long.toString(to),
             Integer.toString(limit));
-    return strings
-        .execute(RESULTS, scriptKeys, args)
+    return upgradeResults(pipeline)
+        .thenMany(strings.execute(RESULTS, scriptKeys, args))
         .collectList()
         .map(RedisStateStore::flatten)
         .doOnNext(reply -> resultsVisited.add(Long.parseLong(reply.get(0))))
         .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  /**
+   * Brings the pipeline's results to this version's form (upgrade-results.lua) the first time this
+   * process touches them; a no-op in Redis once they are.
+   */
+  private Mono<Void> upgradeResults(String pipeline) {
+    if (resultsUpgraded.contains(pipeline)) {
+      return Mono.empty();
+    }
+    return strings
+        .execute(
+            UPGRADE_RESULTS,
+            List.of(
+                keys.resultsOrder(pipeline),
+                keys.resultsByKey(pipeline),
+                keys.resultsExtent(pipeline),
+                keys.earlierResultsSpan(pipeline),
+                keys.earlierResultsOfKey(pipeline)),
+            List.of())
+        .then()
+        .doOnSuccess(v -> resultsUpgraded.add(pipeline))
+        .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  private static String member(KeyedWindow w) {
+    return RedisKeys.resultMember(w.key(), w.start(), w.end());
+  }
+
+  /**
+   * The longest window among the panes, in milliseconds, as commit.lua keeps it ('' for none); the
+   * global window's overflows a long and is held as the longest there is.
+   */
+  private static byte[] longestWindow(List<RenderedPane> panes) {
+    if (panes.isEmpty()) {
+      return new byte[0];
+    }
+    long longest = 0;
+    for (RenderedPane r : panes) {
+      Window w = r.pane().window();
+      long length = w.end() - w.start();
+      longest = Math.max(longest, length < 0 ? Long.MAX_VALUE : length);
+    }
+    return number(longest);
   }
 
   /**
@@ -723,6 +774,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     private String record;
     private Timing timing;
     private boolean last;
+    private String trace;
 
     void add(byte[] name, byte[] value) {
       if (Arrays.equals(name, KIND)) {
@@ -735,6 +787,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         timing = timing(value);
       } else if (Arrays.equals(name, FINAL)) {
         last = Arrays.equals(value, ONE);
+      } else if (Arrays.equals(name, TRACE)) {
+        trace = new String(value, StandardCharsets.US_ASCII);
       }
     }
 
@@ -746,7 +800,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         return PaneEvent.progress(id);
       }
       if (Arrays.equals(kind, FINAL_AGAIN)) {
-        return PaneEvent.finalAgain(id, key, record);
+        return PaneEvent.finalAgain(id, key, record, trace);
       }
       LogEntryKind k;
       if (Arrays.equals(kind, PANE)) {
@@ -758,7 +812,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
             "unknown pane log entry "
                 + (kind == null ? null : new String(kind, StandardCharsets.UTF_8)));
       }
-      return new PaneEvent(id, k, key, timing, last, record);
+      return new PaneEvent(id, k, key, timing, last, record, trace);
     }
   }
 
@@ -868,10 +922,10 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       scriptKeys.add(keys.deadLetters(pipeline));
       scriptKeys.add(keys.receipts(pipeline));
       scriptKeys.add(keys.receiptsByTime(pipeline));
-      scriptKeys.add(keys.resultsOfKey(pipeline, ""));
-      scriptKeys.add(keys.resultsSpan(pipeline));
+      scriptKeys.add(keys.resultsByKey(pipeline));
+      scriptKeys.add(keys.resultsExtent(pipeline));
       long number = ++sequence;
-      List<byte[]> args = new ArrayList<>(19 + 4 * commit.shards().size());
+      List<byte[]> args = new ArrayList<>(21 + 4 * commit.shards().size());
       args.add(epoch);
       args.add(number(number));
       args.add(number(state.paneLogMaxLength()));
@@ -896,6 +950,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       Rejections refused = receipt == null ? Rejections.NONE : receipt.counts().rejections();
       args.add(refused.isEmpty() ? new byte[0] : utf8(ReceiptRejections.json(refused)));
       args.add(number(refused.limit()));
+      args.add(longestWindow(commit.panes()));
+      args.add(commit.traceparent() == null ? new byte[0] : ascii(commit.traceparent()));
       for (ShardChanges c : commit.shards()) {
         int shard = firstShard + c.shard();
         scriptKeys.add(keys.shardKeys(pipeline, shard));
@@ -919,7 +975,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
                       .add(pane.key())
                       .add(pane.info().timing().name())
                       .add(pane.isFinal() ? 1 : 0)
-                      .add(r.json());
+                      .add(r.json())
+                      .add(RedisKeys.resultMember(pane.key(), w.start(), w.end()));
                 }
               }));
       args.add(
@@ -929,7 +986,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
                   KeyedWindow w = m.window();
                   p.add(RedisKeys.windowField(w.key(), w.start(), w.end()))
                       .add(w.key())
-                      .add(m.json());
+                      .add(m.json())
+                      .add(member(w));
                 }
               }));
       args.add(
@@ -1122,6 +1180,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final byte[] RECORD = ascii("record");
   private static final byte[] TIMING = ascii("timing");
   private static final byte[] FINAL = ascii("final");
+  private static final byte[] TRACE = ascii("trace");
   private static final byte[] PANE = ascii("pane");
   private static final byte[] RETRACTION = ascii("retraction");
   private static final byte[] MERGE = ascii("merge");

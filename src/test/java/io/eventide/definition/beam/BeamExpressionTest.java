@@ -25,7 +25,6 @@ import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -484,8 +483,9 @@ class BeamExpressionTest {
                   "AfterProcessingTime.pastFirstElementInPane()"
                       + ".plusDelayOf(Duration.standardMinute(1))"))
           .startsWith(
-              "expected a duration (Duration.millis, Duration.standardDays,"
-                  + " Duration.standardHours, Duration.standardMinutes, Duration.standardSeconds),"
+              "expected a duration (Duration.ZERO, Duration.millis, Duration.standardDays,"
+                  + " Duration.standardHours, Duration.standardMinutes, Duration.standardSeconds,"
+                  + " each optionally prefixed org.joda.time.),"
                   + " found 'Duration.standardMinute(…)' at column 58: ");
       assertThat(
               reason(
@@ -671,7 +671,7 @@ class BeamExpressionTest {
     void readsBackEveryTreeItWrites() {
       Random random = new Random(20_260_101L);
       for (int i = 0; i < 500; i++) {
-        Trigger tree = RandomTrees.trigger(random, 3, random.nextBoolean());
+        Trigger tree = RandomDefinitions.trigger(random, 3, random.nextBoolean());
         String java = BeamJava.trigger(tree);
         assertThat(trigger(java)).as(java).isEqualTo(tree);
       }
@@ -681,91 +681,10 @@ class BeamExpressionTest {
     void readsBackEveryWindowItWrites() {
       Random random = new Random(20_260_102L);
       for (int i = 0; i < 300; i++) {
-        WindowDefinition w = RandomTrees.window(random);
+        WindowDefinition w = RandomDefinitions.window(random);
         String java = BeamJava.window(w);
         assertThat(window(java)).as(java).isEqualTo(w);
       }
-    }
-  }
-
-  /** Valid definitions drawn at random, for the round-trip properties. */
-  static final class RandomTrees {
-    private static final long[] DELAYS = {
-      0, 1, 250, 1_000, 90_000, 3_600_000, 2 * 86_400_000L, 1_234_567
-    };
-    private static final List<ZoneId> ZONES =
-        List.of(ZoneId.of("UTC"), BERLIN, ZoneId.of("America/New_York"), ZoneId.of("Asia/Kolkata"));
-    private static final List<LocalDate> STARTS =
-        List.of(
-            LocalDate.of(1970, 1, 1),
-            LocalDate.of(2026, 3, 15),
-            LocalDate.of(2024, 2, 29),
-            LocalDate.of(2026, 1, 31));
-
-    private RandomTrees() {}
-
-    /** A trigger of at most {@code depth} levels; single-fire if {@code once}. */
-    static Trigger trigger(Random r, int depth, boolean once) {
-      int kind = r.nextInt(depth == 0 ? 5 : 11);
-      return switch (kind) {
-        case 0 -> count(1 + r.nextInt(1000));
-        case 1 -> new AfterProcessingTime(DELAYS[r.nextInt(DELAYS.length)]);
-        case 2 -> new Never();
-        case 3 -> new AfterWatermark(null, null);
-        case 4 -> once ? count(1) : new Trigger.Default();
-        // Their sub-triggers may be any trigger (Beam's List overloads).
-        case 5 -> new AfterFirst(triggers(r, depth, r.nextBoolean()));
-        case 6 -> new AfterAll(triggers(r, depth, r.nextBoolean()));
-        // orFinally is never single-fire (Beam's types), so it only stands where repeating may.
-        case 7 ->
-            once
-                ? count(1 + r.nextInt(1000))
-                : new OrFinally(trigger(r, depth - 1, false), trigger(r, depth - 1, true));
-        case 8 ->
-            once
-                ? new AfterFirst(triggers(r, depth, r.nextBoolean()))
-                : new Repeatedly(trigger(r, depth - 1, false));
-        case 9 ->
-            once
-                ? new AfterAll(triggers(r, depth, r.nextBoolean()))
-                : new AfterEach(triggers(r, depth, false));
-        default ->
-            once
-                ? new AfterWatermark(null, null)
-                : new AfterWatermark(
-                    r.nextBoolean() ? trigger(r, depth - 1, true) : null,
-                    trigger(r, depth - 1, true));
-      };
-    }
-
-    private static List<Trigger> triggers(Random r, int depth, boolean once) {
-      List<Trigger> list = new ArrayList<>();
-      for (int i = 2 + r.nextInt(2); i > 0; i--) {
-        list.add(trigger(r, depth - 1, once));
-      }
-      return list;
-    }
-
-    static WindowDefinition window(Random r) {
-      Duration period = Duration.ofMillis(DELAYS[1 + r.nextInt(DELAYS.length - 1)]);
-      Duration offset = Duration.ofMillis(r.nextInt((int) Math.min(period.toMillis(), 10_000)));
-      return switch (r.nextInt(5)) {
-        case 0 -> new WindowDefinition.Fixed(period, offset);
-        case 1 ->
-            new WindowDefinition.Sliding(period.multipliedBy(1 + r.nextInt(5)), period, offset);
-        case 2 -> new WindowDefinition.Session(period);
-        case 3 -> new WindowDefinition.Global();
-        default -> {
-          CalendarWindows.Unit unit =
-              CalendarWindows.Unit.values()[r.nextInt(CalendarWindows.Unit.values().length)];
-          yield new WindowDefinition.Calendar(
-              unit,
-              1 + r.nextInt(12),
-              ZONES.get(r.nextInt(ZONES.size())),
-              STARTS.get(r.nextInt(STARTS.size())),
-              unit == CalendarWindows.Unit.WEEKS ? DayOfWeek.of(1 + r.nextInt(7)) : null);
-        }
-      };
     }
   }
 }

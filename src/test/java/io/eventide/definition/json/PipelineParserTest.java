@@ -103,6 +103,7 @@ public class PipelineParserTest {
                    'timestampCombiner':'end_of_window',
                    'closingBehavior':'fire_if_non_empty',
                    'onTimeBehavior':'fire_always',
+                   'windowingExpression':'Window.into(FixedWindows.of(Duration.standardMinutes(1)))',
                    'aggregate':{'type':'sum'},
                    'event':{'key':'/key','timestamp':'/timestamp','value':'/value','id':'/id',
                             'source':'/source'},
