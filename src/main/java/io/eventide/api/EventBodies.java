@@ -1,13 +1,15 @@
 package io.eventide.api;
 
+import io.eventide.core.read.CloudEvents;
 import io.eventide.core.read.EventTexts;
 import io.eventide.runtime.IngestProperties;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.MediaType;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
@@ -18,8 +20,9 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The bodies of event posts, to a pipeline or to a stream: one event or a JSON array of them, or
- * NDJSON, within {@code eventide.ingest.max-body-size}.
+ * The bodies of event posts, to a pipeline or to a stream, in each {@link EventBodyFormat}: one
+ * event or a JSON array of them, NDJSON, or CloudEvents (structured, batched or binary), within
+ * {@code eventide.ingest.max-body-size}.
  */
 @Component
 class EventBodies {
@@ -46,11 +49,6 @@ class EventBodies {
     }
   }
 
-  static boolean isNdjson(ServerHttpRequest request) {
-    MediaType type = request.getHeaders().getContentType();
-    return type != null && NDJSON.equals(type.getType() + "/" + type.getSubtype());
-  }
-
   /** The whole body, refused with 413 past the limit; an empty body is no bytes. */
   Mono<byte[]> bytes(Flux<DataBuffer> body) {
     long limit = limit();
@@ -72,19 +70,37 @@ class EventBodies {
   }
 
   /**
-   * The events of a JSON body, one object or an array of them, each the slice of the body it is:
-   * the body is checked whole in one streaming pass, and each event is read later in its own.
+   * The events of a body read whole, in any {@code format} but NDJSON: one event or a JSON array of
+   * them, each the slice of the body it is (the body is checked whole in one streaming pass, and
+   * each event is read later in its own), or a binary-mode CloudEvent made of the headers and the
+   * body.
    */
-  EventTexts events(byte[] bytes) {
+  EventTexts events(byte[] bytes, EventBodyFormat format, HttpHeaders headers) {
+    if (format == EventBodyFormat.CLOUD_EVENT_BINARY) {
+      Map<String, String> attributes = CloudEventHeaders.attributes(headers);
+      String type = attributes.get(CloudEvents.DATA_CONTENT_TYPE);
+      // Data declared JSON must be JSON, as any JSON body; other data the reader refuses by type.
+      boolean json = type == null || CloudEvents.isJson(type);
+      EventTexts event = new EventTexts(1);
+      event.addCloudEvent(
+          CloudEvents.fromBinary(
+              attributes, json && !requestJson.holdsValue(bytes) ? null : bytes));
+      return event;
+    }
     EventTexts events = new EventTexts(64);
+    boolean cloudEvents = format.cloudEvents();
     try (JsonParser p = requestJson.parser(bytes)) {
       JsonToken root = p.nextToken();
-      if (root == JsonToken.START_ARRAY) {
+      boolean taken =
+          root == JsonToken.START_ARRAY
+              ? format.takesArray()
+              : root == JsonToken.START_OBJECT && format.takesObject();
+      if (taken && root == JsonToken.START_ARRAY) {
         for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-          event(p, t, bytes, events);
+          event(p, t, bytes, events, cloudEvents);
         }
-      } else if (root == JsonToken.START_OBJECT) {
-        event(p, root, bytes, events);
+      } else if (taken) {
+        event(p, root, bytes, events, cloudEvents);
       } else {
         p.skipChildren();
       }
@@ -92,8 +108,8 @@ class EventBodies {
         // What comes after the value: the tree parser says what and where.
         requestJson.parse(bytes);
       }
-      if (root != JsonToken.START_ARRAY && root != JsonToken.START_OBJECT) {
-        throw new MalformedJsonException("the body must be an event or an array of events");
+      if (!taken) {
+        throw new MalformedJsonException(format.shape());
       }
     } catch (JacksonException e) {
       throw new MalformedJsonException(e);
@@ -102,16 +118,28 @@ class EventBodies {
   }
 
   /**
-   * The value at {@code token}: an object or array is its slice of the body; anything else, which
-   * is no event, is written out (the reader refuses it like any text that is not an object).
+   * The value at {@code token}, an event or a CloudEvent: an object or array is its slice of the
+   * body; anything else, which is no event, is written out (the reader refuses it like any text
+   * that is not an object).
    */
-  private static void event(JsonParser p, JsonToken token, byte[] body, EventTexts into) {
+  private static void event(
+      JsonParser p, JsonToken token, byte[] body, EventTexts into, boolean cloudEvent) {
+    byte[] array = body;
+    int start;
+    int length;
     if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
-      int start = (int) p.currentTokenLocation().getByteOffset();
+      start = (int) p.currentTokenLocation().getByteOffset();
       p.skipChildren();
-      into.add(body, start, (int) p.currentLocation().getByteOffset() - start);
+      length = (int) p.currentLocation().getByteOffset() - start;
     } else {
-      into.add(JsonMapper.shared().writeValueAsBytes(p.readValueAsTree()));
+      array = JsonMapper.shared().writeValueAsBytes(p.readValueAsTree());
+      start = 0;
+      length = array.length;
+    }
+    if (cloudEvent) {
+      into.addCloudEvent(array, start, length);
+    } else {
+      into.add(array, start, length);
     }
   }
 
@@ -155,12 +183,16 @@ class EventBodies {
    */
   EventTexts ndjsonBatch(EventTexts batch, boolean first) {
     if (first) {
+      String firstProblem = null;
       for (int i = 0; i < batch.size(); i++) {
-        if (requestJson.isJson(batch.array(i), batch.offset(i), batch.length(i))) {
+        String problem = requestJson.whyNotJson(batch.array(i), batch.offset(i), batch.length(i));
+        if (problem == null) {
           return batch;
         }
+        firstProblem = firstProblem == null ? problem : firstProblem;
       }
-      throw new MalformedJsonException("no line of the body is JSON");
+      throw new MalformedJsonException(
+          "no line of the body is JSON; its first line: " + firstProblem);
     }
     return batch;
   }

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -28,7 +29,10 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code POST /pipelines/{name}/events}: takes a producer's events, as JSON or NDJSON. */
+/**
+ * {@code POST /pipelines/{name}/events}: takes a producer's events, as JSON, NDJSON or CloudEvents
+ * ({@link EventBodyFormat}).
+ */
 @RestController
 @RequestMapping(path = "/pipelines", produces = MediaType.APPLICATION_JSON_VALUE)
 class EventsController {
@@ -51,22 +55,25 @@ class EventsController {
     this.readers = readers;
   }
 
-  @PostMapping(
-      path = "/{name}/events",
-      consumes = {MediaType.APPLICATION_JSON_VALUE, EventBodies.NDJSON})
+  /**
+   * Takes every content type: the body's format is read from it and the headers ({@link
+   * EventBodyFormat}), so that a binary-mode CloudEvent whose data is not JSON is refused as an
+   * event, naming its {@code datacontenttype}; any other type is 415.
+   */
+  @PostMapping(path = "/{name}/events")
   Mono<ResponseEntity<JsonNode>> events(
       @PathVariable String name,
       @RequestParam(name = "wait", required = false) String wait,
       @RequestParam(name = "strict", required = false) String strictParameter,
       ServerWebExchange exchange) {
     ServerHttpRequest request = exchange.getRequest();
+    EventBodyFormat format = EventBodyFormat.of(request.getHeaders());
     bodies.checkDeclaredLength(request);
     boolean applied = waitsForApplied(wait);
     Post post =
         new Post(applied, IngestAnswer.flag("strict", strictParameter), IngestSpan.of(exchange));
-    boolean ndjson = EventBodies.isNdjson(request);
     Mono<PipelineInput.Applied> answer =
-        ndjson
+        format == EventBodyFormat.NDJSON
             ? runtimes.using(
                 name,
                 () -> pipelines.named(name),
@@ -79,7 +86,8 @@ class EventsController {
                         runtimes.using(
                             name,
                             () -> pipelines.named(name),
-                            runtime -> ingestJson(runtime, bytes, post)));
+                            runtime ->
+                                ingestWhole(runtime, bytes, format, request.getHeaders(), post)));
     return answer.map(a -> accepted(a, applied));
   }
 
@@ -102,11 +110,12 @@ class EventsController {
   }
 
   /**
-   * A JSON body, read whole, is checked and cut into its events, then applied as one batch: while
-   * it is, it holds a permit.
+   * A body read whole (anything but NDJSON), checked and cut into its events, is applied as one
+   * batch: while it is, it holds a permit.
    */
-  private Mono<PipelineInput.Applied> ingestJson(PipelineInput runtime, byte[] body, Post post) {
-    return apply(Mono.fromFuture(() -> take(runtime, bodies.events(body), post)));
+  private Mono<PipelineInput.Applied> ingestWhole(
+      PipelineInput runtime, byte[] body, EventBodyFormat format, HttpHeaders headers, Post post) {
+    return apply(Mono.fromFuture(() -> take(runtime, bodies.events(body, format, headers), post)));
   }
 
   /** A batch's reading and applying: under a permit, off the event loop. */

@@ -1,16 +1,18 @@
 package io.eventide.api;
 
+import io.eventide.definition.json.JsonSyntaxError;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
-import tools.jackson.core.exc.StreamConstraintsException;
 
-/** A request body that is not JSON; the problem names the parser's complaint and where it is. */
+/**
+ * A request body that is not JSON; the problem says what is wrong and where, in Eventide's words
+ * ({@link JsonSyntaxError}), never in the parser's.
+ */
 class MalformedJsonException extends ErrorResponseException {
   MalformedJsonException(JacksonException cause) {
-    super(HttpStatus.BAD_REQUEST, problem(cause), cause);
+    super(HttpStatus.BAD_REQUEST, problem(JsonSyntaxError.of(cause)), cause);
   }
 
   /** A body that parses but is not the JSON expected, e.g. a number where events belong. */
@@ -24,19 +26,14 @@ class MalformedJsonException extends ErrorResponseException {
     return problem;
   }
 
-  private static ProblemDetail problem(JacksonException cause) {
-    ProblemDetail problem = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
+  private static ProblemDetail problem(JsonSyntaxError error) {
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, error.describe());
     // A body past a read constraint may be well-formed; say which limit it broke.
-    problem.setTitle(
-        cause instanceof StreamConstraintsException ? "JSON exceeds a limit" : "Malformed JSON");
-    TokenStreamLocation at = cause.getLocation();
-    String message = cause.getOriginalMessage();
-    if (at != null && at.getLineNr() > 0) {
-      problem.setDetail("line " + at.getLineNr() + ", column " + at.getColumnNr() + ": " + message);
-      problem.setProperty("line", at.getLineNr());
-      problem.setProperty("column", at.getColumnNr());
-    } else {
-      problem.setDetail(message);
+    problem.setTitle(error.overLimit() ? "JSON exceeds a limit" : "Malformed JSON");
+    if (error.line() > 0) {
+      problem.setProperty("line", error.line());
+      problem.setProperty("column", error.column());
     }
     return problem;
   }

@@ -10,6 +10,7 @@ import io.eventide.security.StreamProducers;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -61,18 +62,18 @@ class StreamController {
     this.eventReaders = eventReaders;
   }
 
-  @PostMapping(
-      path = "/{stream}/events",
-      consumes = {MediaType.APPLICATION_JSON_VALUE, EventBodies.NDJSON})
+  /** Takes the bodies of {@code POST /pipelines/{name}/events}, told by {@link EventBodyFormat}. */
+  @PostMapping(path = "/{stream}/events")
   Mono<ResponseEntity<JsonNode>> events(
       @PathVariable String stream,
       @RequestParam(name = "strict", required = false) String strictParameter,
       ServerWebExchange exchange) {
     ServerHttpRequest request = exchange.getRequest();
+    HttpHeaders headers = request.getHeaders();
+    EventBodyFormat format = EventBodyFormat.of(headers);
     IngestSpan span = IngestSpan.of(exchange);
     bodies.checkDeclaredLength(request);
     boolean strict = IngestAnswer.flag("strict", strictParameter);
-    boolean ndjson = EventBodies.isNdjson(request);
     // What each pipeline applied, for one that fails after some NDJSON batches.
     Map<String, IngestResult> applied = new ConcurrentHashMap<>();
     // The permit is taken once the body is in, and held until every reader has applied it.
@@ -84,7 +85,9 @@ class StreamController {
                     .flatMap(
                         bytes ->
                             permits.admit(
-                                deliver(stream, readers, bytes, ndjson, strict, span, applied))))
+                                deliver(
+                                    stream, readers, bytes, format, headers, strict, span,
+                                    applied))))
         .map(
             outcomes ->
                 StreamAnswer.of(
@@ -104,14 +107,18 @@ class StreamController {
       String stream,
       List<PipelineDefinition> readers,
       byte[] body,
-      boolean ndjson,
+      EventBodyFormat format,
+      HttpHeaders headers,
       boolean strict,
       IngestSpan span,
       Map<String, IngestResult> applied) {
     return eventReaders
         .on(
             Mono.fromCallable(
-                () -> ndjson ? bodies.ndjson(body, strict) : List.of(bodies.events(body))))
+                () ->
+                    format == EventBodyFormat.NDJSON
+                        ? bodies.ndjson(body, strict)
+                        : List.of(bodies.events(body, format, headers))))
         .doOnNext(batches -> batches.forEach(b -> span.counted(b.size())))
         .flatMap(
             batches ->

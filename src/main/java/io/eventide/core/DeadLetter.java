@@ -41,9 +41,13 @@ public record DeadLetter(
     return new DeadLetter(pipeline, event, DropReason.INVALID, path, detail, null, at);
   }
 
-  /** A line of an NDJSON body, or a Kafka record, that is not JSON at all. */
-  public static DeadLetter unreadable(String pipeline, String line, long at) {
-    return invalid(pipeline, StringNode.valueOf(line), "", "the line is not JSON", at);
+  /**
+   * A line of an NDJSON body, or a Kafka record, that is not JSON at all.
+   *
+   * @param detail why, as {@link io.eventide.core.read.EventReader#whyUnreadable} says it
+   */
+  public static DeadLetter unreadable(String pipeline, String line, String detail, long at) {
+    return invalid(pipeline, StringNode.valueOf(line), "", detail, at);
   }
 
   /** An event whose time is further ahead of the wall clock than the pipeline allows. */

@@ -322,7 +322,9 @@ public final class PipelineCore {
             unreadable = new ArrayList<>();
             unreadableRefusals = new ArrayList<>();
           }
-          unreadable.add(DeadLetter.unreadable(d.name(), events.string(index), now));
+          unreadable.add(
+              DeadLetter.unreadable(
+                  d.name(), events.string(index), r.whyUnreadable(events, index), now));
           unreadableRefusals.add(new Refusal(index, true));
         } else if (read instanceof InvalidEvent bad) {
           invalid++;
@@ -342,7 +344,7 @@ public final class PipelineCore {
                 DeadLetter.future(
                     d.name(),
                     events.tree(index),
-                    d.event().timestamp(),
+                    e.timestampPath(),
                     d.watermark().maxFutureSkew(),
                     now));
             refusals.add(new Refusal(index, false));
@@ -361,8 +363,9 @@ public final class PipelineCore {
   /** Dead letters for lines of a body, or records, that are not JSON at all. */
   public List<DeadLetter> unreadable(List<String> lines, long now) {
     List<DeadLetter> letters = new ArrayList<>(lines.size());
+    EventReader r = reader;
     for (String line : lines) {
-      letters.add(DeadLetter.unreadable(definition.name(), line, now));
+      letters.add(DeadLetter.unreadable(definition.name(), line, r.whyUnreadable(line), now));
     }
     return letters;
   }

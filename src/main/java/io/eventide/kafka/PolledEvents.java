@@ -8,11 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 
 /**
  * One poll of an event topic as one batch: each record's value as it came (read by the pipeline's
- * reader, which dead-letters one that is not JSON as invalid), the watermark source of each value's
- * partition, and the records without a value; for each, where it was read from.
+ * reader, which dead-letters one that is not JSON as invalid), or the CloudEvent the record carries
+ * ({@link CloudEventRecords}), the watermark source of each value's partition (a CloudEvent's own
+ * source goes first), and the records without a value; for each, where it was read from.
  */
 record PolledEvents(
     EventTexts events,
@@ -39,14 +41,22 @@ record PolledEvents(
         origin = topic + ":" + partition;
       }
       SourceOffset offset = new SourceOffset(origin, record.offset());
-      if (record.value() == null) {
+      Header[] headers = record.headers().toArray();
+      CloudEventRecords.Mode mode =
+          headers.length == 0 ? CloudEventRecords.Mode.PLAIN : CloudEventRecords.mode(headers);
+      if (record.value() == null && mode != CloudEventRecords.Mode.BINARY) {
         unreadable.add("");
         unreadableOffsets.add(offset);
-      } else {
-        events.add(record.value());
-        sources.add(source);
-        eventOffsets.add(offset);
+        continue;
       }
+      switch (mode) {
+        case PLAIN -> events.add(record.value());
+        case STRUCTURED -> events.addCloudEvent(record.value());
+        // A binary-mode record without a value is an event without data, refused as such.
+        case BINARY -> events.addCloudEvent(CloudEventRecords.structured(headers, record.value()));
+      }
+      sources.add(source);
+      eventOffsets.add(offset);
     }
     return new PolledEvents(events, sources, eventOffsets, unreadable, unreadableOffsets);
   }

@@ -355,7 +355,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                   p,
                   in.event().key(),
                   new LogRecord(
-                      LogRecord.Kind.EVENT,
+                      eventKind(events, in.index()),
                       lineage,
                       now,
                       source,
@@ -375,7 +375,9 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                 Math.floorMod(Arrays.hashCode(text), partitions),
                 null,
                 new LogRecord(
-                    refused.unreadable() ? LogRecord.Kind.UNREADABLE : LogRecord.Kind.EVENT,
+                    refused.unreadable()
+                        ? LogRecord.Kind.UNREADABLE
+                        : eventKind(events, refused.text()),
                     lineage,
                     now,
                     null,
@@ -406,6 +408,11 @@ public final class ClusterIngest implements PipelineLifecycleListener {
           batch.result(new IngestResult(logged, 0, 0, 0, 0, 0, 0, unreadable.size()));
       return log.append(reader.definition.name(), entries)
           .thenApply(last -> new Appended(result, last));
+    }
+
+    /** How text {@code i} is logged: the owner must read a CloudEvent as one. */
+    private static LogRecord.Kind eventKind(EventTexts events, int i) {
+      return events.isCloudEvent(i) ? LogRecord.Kind.CLOUD_EVENT : LogRecord.Kind.EVENT;
     }
 
     @Override

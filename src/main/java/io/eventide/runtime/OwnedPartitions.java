@@ -230,7 +230,8 @@ public final class OwnedPartitions {
         run.origins.put(r.origin().partition(), r.origin().offset());
       }
       switch (r.kind()) {
-        case EVENT -> run.event(r);
+        case EVENT -> run.event(r, false);
+        case CLOUD_EVENT -> run.event(r, true);
         case UNREADABLE -> run.unreadable(r);
         case WATERMARK -> {
           commits.add(run.flush(runtime, offsets[i]));
@@ -293,8 +294,12 @@ public final class OwnedPartitions {
     /** The traced requests whose records were read since the last commit. */
     final RequestSpans.Gatherer requests = new RequestSpans.Gatherer();
 
-    void event(LogRecord r) {
-      events.add(r.body());
+    void event(LogRecord r, boolean cloudEvent) {
+      if (cloudEvent) {
+        events.addCloudEvent(r.body());
+      } else {
+        events.add(r.body());
+      }
       records.add(r);
       requests.add(r.traceparent());
     }

@@ -136,7 +136,8 @@ class EventAnswersTest {
     assertThat(answer.get("rejectedTotal").asInt()).isEqualTo(3);
     JsonNode rejected = answer.get("rejected");
     assertThat(indexes(rejected)).containsExactly(3, 17, 2 * LiveRuntimeTest.NDJSON_BATCH + 2);
-    assertThat(rejected.get(0).get("detail").asString()).isEqualTo("the line is not JSON");
+    assertThat(rejected.get(0).get("detail").asString())
+        .isEqualTo("the line is not JSON: 'not' is not a JSON value at column 1");
     assertThat(rejected.get(1).get("path").asString()).isEqualTo("/value");
     assertThat(rejected.get(2).get("path").asString()).isEqualTo("/key");
   }

@@ -132,7 +132,10 @@ class IngestApiTest {
 
     JsonNode letter = api.get("/pipelines/bulk/dead-letters").at("/deadLetters/0");
     assertThat(letter.get("reason").asString()).isEqualTo("invalid");
-    assertThat(letter.get("detail").asString()).isEqualTo("the line is not JSON");
+    assertThat(letter.get("detail").asString())
+        .isEqualTo(
+            "the line is not JSON: unexpected 'o', a property name in double quotes was expected"
+                + " at column 14");
     assertThat(letter.get("event").asString()).isEqualTo("{\"key\": \"k\", oops");
   }
 

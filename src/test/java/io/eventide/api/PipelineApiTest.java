@@ -354,7 +354,7 @@ class PipelineApiTest {
         .jsonPath("$.column")
         .isEqualTo(11)
         .jsonPath("$.detail")
-        .value(String.class, detail -> assertThat(detail).startsWith("line 2, column 11: "));
+        .isEqualTo("unexpected '}', a value was expected at line 2, column 11");
   }
 
   @Test
@@ -364,8 +364,14 @@ class PipelineApiTest {
         .isBadRequest()
         .expectBody()
         .jsonPath("$.detail")
-        .value(String.class, detail -> assertThat(detail).contains("Duplicate"));
-    put("trailing", CLICKS + " {}").expectStatus().isBadRequest();
+        .isEqualTo("the property \"window\" is given twice at line 1, column 24");
+    put("trailing", CLICKS + " {}")
+        .expectStatus()
+        .isBadRequest()
+        .expectBody()
+        .jsonPath("$.detail")
+        .value(
+            String.class, detail -> assertThat(detail).startsWith("more follows the JSON value"));
   }
 
   @Test

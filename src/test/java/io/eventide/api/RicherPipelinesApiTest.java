@@ -178,7 +178,7 @@ class RicherPipelinesApiTest {
                 withAggregates("{\"n\": {\"type\": \"count\"}, \"n\": {\"type\": \"sum\"}}"))
             .expectProblem(400)
             .body();
-    assertThat(problem.toString()).contains("Duplicate");
+    assertThat(problem.get("detail").asString()).startsWith("the property \"n\" is given twice");
   }
 
   @Test

@@ -102,6 +102,51 @@ class OwnedPartitionsTest {
   }
 
   /**
+   * A CloudEvent logged by the replica that took it travels as one: the partition's owner reads its
+   * attributes and its data, not its envelope as a plain event's fields.
+   */
+  @Test
+  void theOwnerReadsALoggedCloudEventAsOne() {
+    PipelineDefinition d = definition("logged-ce").withRevision(new Revision("now", 1));
+    InMemoryPipelineRegistry registry = new InMemoryPipelineRegistry();
+    registry.replace(d, null).block();
+    OwnedPartitions partitions = new OwnedPartitions(runtimes(registry), store, store, registry);
+    OwnedPartitions.Id id = new OwnedPartitions.Id("logged-ce", 0);
+    partitions.open(id, 1).join();
+    String attributes =
+        "\"specversion\": \"1.0\", \"source\": \"/s\", \"type\": \"t\","
+            + " \"time\": \"1970-01-01T00:00:01Z\", \"data\": {\"key\": \"a\"}";
+    List<LogRecord> records =
+        List.of(
+            new LogRecord(
+                LogRecord.Kind.CLOUD_EVENT,
+                "now",
+                0,
+                null,
+                ("{\"id\": \"e1\", " + attributes + "}").getBytes(UTF_8),
+                null),
+            new LogRecord(
+                LogRecord.Kind.CLOUD_EVENT,
+                "now",
+                0,
+                null,
+                ("{" + attributes + "}").getBytes(UTF_8),
+                null),
+            new LogRecord(
+                LogRecord.Kind.EVENT,
+                "now",
+                0,
+                null,
+                "{\"key\": \"a\", \"timestamp\": 0}".getBytes(UTF_8),
+                null));
+    assertThat(partitions.apply(id, records, new long[] {0, 1, 2}).join()).isTrue();
+    assertThat(store.deadLetters("logged-ce", 10).block())
+        .extracting(letter -> letter.get("path").asString())
+        .containsExactly("/id");
+    partitions.close(id).join();
+  }
+
+  /**
    * One commit of a partition may apply the records of many requests (docs/operations.md#tracing):
    * its span is a child of the first traced request's in log order and links to the others', each
    * named once, untraced records adding nothing; a logged watermark is a commit of its own, in its

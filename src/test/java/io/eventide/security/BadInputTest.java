@@ -124,7 +124,7 @@ class BadInputTest {
     JsonNode p =
         problem(events("{\"key\":\"k\",\"timestamp\":" + T + ",\"value\":" + digits + "}"), 400);
     assertThat(p.get("title").asString()).isEqualTo("JSON exceeds a limit");
-    assertThat(p.get("detail").asString()).containsIgnoringCase("number");
+    assertThat(p.get("detail").asString()).isEqualTo("a number longer than 100 characters");
     assertThat(state()).isEqualTo(before);
   }
 
@@ -185,7 +185,7 @@ class BadInputTest {
     String deep = "[".repeat(10_000) + "]".repeat(10_000);
     JsonNode p = problem(events(deep), 400);
     assertThat(p.get("title").asString()).isEqualTo("JSON exceeds a limit");
-    assertThat(p.get("detail").asString()).contains("nesting depth", "64");
+    assertThat(p.get("detail").asString()).isEqualTo("nested deeper than 64 levels");
     problem(
         put(pipeline, "{\"window\":" + "{\"a\":".repeat(10_000) + "1" + "}".repeat(10_001)), 400);
     assertThat(state()).isEqualTo(before);
@@ -224,7 +224,8 @@ class BadInputTest {
             .json()
             .at("/deadLetters/0");
     assertThat(letter.get("reason").asString()).isEqualTo("invalid");
-    assertThat(letter.get("detail").asString()).isEqualTo("the line is not JSON");
+    assertThat(letter.get("detail").asString())
+        .startsWith("the line is not JSON: bytes that are not UTF-8 at column ");
   }
 
   @Test
@@ -253,7 +254,8 @@ class BadInputTest {
     assertThat(result.get("duplicates").asInt()).isEqualTo(1);
     String before = state();
     JsonNode p = problem(events("{\"key\":\"k\",\"key\":\"j\",\"timestamp\":" + T + "}"), 400);
-    assertThat(p.get("detail").asString()).contains("Duplicate", "key");
+    assertThat(p.get("detail").asString())
+        .isEqualTo("the property \"key\" is given twice at line 1, column 17");
     assertThat(state()).isEqualTo(before);
   }
 

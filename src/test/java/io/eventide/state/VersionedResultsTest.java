@@ -88,7 +88,7 @@ class VersionedResultsTest {
                 null,
                 List.of(),
                 List.of(),
-                List.of(DeadLetter.unreadable("letters", line, 0))))
+                List.of(DeadLetter.unreadable("letters", line, "the line is not JSON", 0))))
         .join();
     JsonNode letter = store.deadLetters("letters", 1).block().get(0);
     assertThat(letter.get("event").asString()).hasSize(DeadLetter.MAX_EVENT_CHARS);

@@ -10,6 +10,7 @@ package io.eventide.core.read;
  * @param volumes each lane's volume (ohlc), NaN where absent; null when no lane has a volume
  * @param id the event's id, or null
  * @param source the source that sent the event, or null
+ * @param timestampPath the JSON pointer its timestamp was read at, for a refusal that blames it
  */
 public record Event(
     String key,
@@ -18,11 +19,12 @@ public record Event(
     Object[] payloads,
     double[] volumes,
     String id,
-    String source)
+    String source,
+    String timestampPath)
     implements EventReadResult {
 
   /** The same event with {@code timestamp} as its time. */
   public Event stampedAt(long timestamp) {
-    return new Event(key, timestamp, values, payloads, volumes, id, source);
+    return new Event(key, timestamp, values, payloads, volumes, id, source, timestampPath);
   }
 }

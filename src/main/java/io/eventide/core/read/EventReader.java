@@ -7,7 +7,9 @@ import io.eventide.definition.EventPointers;
 import io.eventide.definition.KeyFields;
 import io.eventide.definition.NamedAggregate;
 import io.eventide.definition.PipelineDefinition;
+import io.eventide.definition.json.JsonSyntaxError;
 import io.eventide.definition.json.PlainValues;
+import io.eventide.definition.json.Timestamps;
 import io.eventide.engine.aggregate.Aggregate;
 import io.eventide.engine.aggregate.NamedAggregates;
 import java.util.ArrayList;
@@ -34,6 +36,9 @@ public final class EventReader {
   /** The most characters a watermark source's name may have. */
   public static final int MAX_SOURCE_LENGTH = 256;
 
+  /** Why a text is unreadable, when the parser names no reason. */
+  private static final String NOT_JSON = "the line is not JSON";
+
   /** What a text that is JSON but not an object makes. */
   private static final InvalidEvent NOT_AN_OBJECT = new InvalidEvent("", "must be a JSON object");
 
@@ -48,6 +53,11 @@ public final class EventReader {
   private final int timestamp;
   private final int id;
   private final int source;
+
+  /**
+   * Where a CloudEvent's timestamp is when it has no {@code time}: the pointer, inside its data.
+   */
+  private final String dataTimestampPath;
 
   /**
    * Where one lane's value comes from and what it must be.
@@ -91,6 +101,7 @@ public final class EventReader {
     this.timestamp = found.slot(pointers.timestamp(), false, false);
     this.id = found.slot(pointers.id(), false, false);
     this.source = found.slot(pointers.source(), false, true);
+    this.dataTimestampPath = inData(pointers.timestamp());
     this.filter = filter;
     this.compiled =
         lanes.stream()
@@ -152,11 +163,18 @@ public final class EventReader {
     return new Reading(texts);
   }
 
-  /** The reading of one batch of texts, in order. */
+  /**
+   * The reading of one batch of texts, in order. A text the batch holds as a CloudEvent ({@link
+   * EventTexts#addCloudEvent}) is read as one: its attributes and the pointers inside its {@code
+   * data} in the same pass.
+   */
   public final class Reading implements AutoCloseable {
     private final EventTexts texts;
     private final FieldValue[] values = found.values();
     private final PropertyNames names = new PropertyNames();
+
+    /** The attributes of the CloudEvent being read; null until the batch has one. */
+    private CloudEventEnvelope envelope;
 
     /** The parser of the texts up to {@code runEnd}, from byte {@code runStart}; or null. */
     private JsonParser run;
@@ -220,7 +238,7 @@ public final class EventReader {
         return null;
       }
       if (first == JsonToken.START_OBJECT) {
-        found.find(run, values, names);
+        find(run, i);
       } else {
         names.reset();
         names.skip(run, first);
@@ -229,7 +247,7 @@ public final class EventReader {
       if (end > to || !whitespace(texts.array(i), runStart + (int) end, runStart + to)) {
         return null;
       }
-      return first == JsonToken.START_OBJECT ? event(values, null) : NOT_AN_OBJECT;
+      return first == JsonToken.START_OBJECT ? found(i) : NOT_AN_OBJECT;
     }
 
     private EventReadResult readAlone(int i) {
@@ -240,10 +258,65 @@ public final class EventReader {
           names.skip(p, first);
           return first == null || p.nextToken() == null ? NOT_AN_OBJECT : UnreadableEvent.INSTANCE;
         }
-        found.find(p, values, names);
-        return p.nextToken() == null ? event(values, null) : UnreadableEvent.INSTANCE;
+        find(p, i);
+        return p.nextToken() == null ? found(i) : UnreadableEvent.INSTANCE;
       } catch (JacksonException e) {
         return UnreadableEvent.INSTANCE;
+      }
+    }
+
+    /** Reads the object the parser is at the start of, text {@code i}, to its end. */
+    private void find(JsonParser p, int i) {
+      if (texts.isCloudEvent(i)) {
+        envelope().read(p, found, values, names);
+      } else {
+        found.find(p, values, names);
+      }
+    }
+
+    /** The event text {@code i} makes, once {@link #find} has read it. */
+    private EventReadResult found(int i) {
+      if (!texts.isCloudEvent(i)) {
+        return event(values, null, null);
+      }
+      InvalidEvent invalid = cloudEventProblem();
+      return invalid != null ? invalid : event(values, null, envelope);
+    }
+
+    private CloudEventEnvelope envelope() {
+      if (envelope == null) {
+        envelope = new CloudEventEnvelope();
+      }
+      return envelope;
+    }
+
+    /**
+     * What makes the CloudEvent just read unreadable to the pipeline, or null; data that came as
+     * {@code data_base64} is decoded and its fields read here, as data's would have been.
+     */
+    private InvalidEvent cloudEventProblem() {
+      InvalidEvent invalid = envelope.problem();
+      if (invalid != null || !envelope.encoded()) {
+        return invalid;
+      }
+      byte[] data;
+      try {
+        data = envelope.decoded();
+      } catch (IllegalArgumentException e) {
+        return new InvalidEvent(CloudEventEnvelope.DATA_BASE64_PATH, "must be Base64 (RFC 4648)");
+      }
+      try (JsonParser p = json.createParser(data)) {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          return new InvalidEvent(CloudEventEnvelope.DATA_BASE64_PATH, "must hold a JSON object");
+        }
+        found.find(p, values, names);
+        return p.nextToken() == null
+            ? null
+            : new InvalidEvent(CloudEventEnvelope.DATA_BASE64_PATH, "must hold one JSON object");
+      } catch (JacksonException e) {
+        return new InvalidEvent(
+            CloudEventEnvelope.DATA_BASE64_PATH,
+            "must hold JSON: " + JsonSyntaxError.of(e).describeInText());
       }
     }
 
@@ -258,8 +331,22 @@ public final class EventReader {
       if (event == null || !event.isObject()) {
         return NOT_AN_OBJECT;
       }
+      CloudEventEnvelope cloudEvent = null;
+      if (texts.isCloudEvent(i)) {
+        cloudEvent = envelope();
+        cloudEvent.read(event);
+        InvalidEvent invalid = cloudEventProblem();
+        if (invalid != null) {
+          return invalid;
+        }
+        // Checked above: the data is an object, or Base64 of one.
+        event =
+            cloudEvent.encoded()
+                ? json.readTree(cloudEvent.decoded())
+                : event.get(CloudEvents.DATA);
+      }
       found.find(event, values);
-      return event(values, anyExpression ? CelEvent.of(event) : null);
+      return event(values, anyExpression ? CelEvent.of(event) : null, cloudEvent);
     }
 
     private int end(int i) {
@@ -275,6 +362,28 @@ public final class EventReader {
     }
   }
 
+  /**
+   * Why text {@code i}, which a reading found unreadable, is not JSON, in Eventide's words: it is
+   * parsed again, which only such a text costs.
+   */
+  public String whyUnreadable(EventTexts texts, int i) {
+    return whyUnreadable(() -> json.readTree(texts.array(i), texts.offset(i), texts.length(i)));
+  }
+
+  /** Like {@link #whyUnreadable(EventTexts, int)}, for a text kept as a string. */
+  public String whyUnreadable(String text) {
+    return whyUnreadable(() -> json.readTree(text));
+  }
+
+  private static String whyUnreadable(Runnable parse) {
+    try {
+      parse.run();
+    } catch (JacksonException e) {
+      return NOT_JSON + ": " + JsonSyntaxError.of(e).describeInText();
+    }
+    return NOT_JSON;
+  }
+
   /** Whether bytes {@code from} to {@code to} are JSON whitespace only. */
   private static boolean whitespace(byte[] array, int from, int to) {
     for (int i = from; i < to; i++) {
@@ -286,8 +395,16 @@ public final class EventReader {
     return true;
   }
 
-  /** The event from its values, and from its fields as CEL reads them when expressions need it. */
-  private EventReadResult event(FieldValue[] values, Map<String, Object> cel) {
+  /**
+   * The event from its values, and from its fields as CEL reads them when expressions need it.
+   *
+   * @param cloudEvent the attributes of the CloudEvent whose data held the values, checked; null
+   *     for a plain event. Its {@code id} and {@code source} are the event's; its {@code time}, or
+   *     when it has none the timestamp pointer inside its data, the event's time; every pointer's
+   *     path is then the one inside its data.
+   */
+  private EventReadResult event(
+      FieldValue[] values, Map<String, Object> cel, CloudEventEnvelope cloudEvent) {
     // The filter comes first: an event it drops is of no interest, readable or not.
     if (filter != null) {
       try {
@@ -298,18 +415,18 @@ public final class EventReader {
         return new InvalidEvent("", "the filter failed: " + e.getMessage());
       }
     }
-    String keyPath = pointers.key().get(0);
+    boolean inData = cloudEvent != null;
     String eventKey;
     if (key.length == 1) {
       FieldValue keyValue = values[key[0]];
       String problem = keyValueProblem(keyValue);
       if (problem != null) {
-        return new InvalidEvent(keyPath, problem);
+        return new InvalidEvent(at(pointers.key().get(0), inData), problem);
       }
       eventKey = keyValue.asString();
       String keyProblem = keyProblem(eventKey);
       if (keyProblem != null) {
-        return new InvalidEvent(keyPath, keyProblem);
+        return new InvalidEvent(at(pointers.key().get(0), inData), keyProblem);
       }
     } else {
       String[] parts = new String[key.length];
@@ -321,13 +438,13 @@ public final class EventReader {
           problem = textProblem(parts[i], MAX_KEY_LENGTH);
         }
         if (problem != null) {
-          return new InvalidEvent(pointers.key().get(i), problem);
+          return new InvalidEvent(at(pointers.key().get(i), inData), problem);
         }
       }
       eventKey = KeyFields.join(parts);
       if (eventKey.length() > MAX_KEY_LENGTH) {
         return new InvalidEvent(
-            keyPath,
+            at(pointers.key().get(0), inData),
             "the composite key must be at most "
                 + MAX_KEY_LENGTH
                 + " characters (got "
@@ -335,34 +452,62 @@ public final class EventReader {
                 + ")");
       }
     }
-    FieldValue timestampValue = values[timestamp];
-    if (!timestampValue.present()) {
-      return new InvalidEvent(pointers.timestamp(), "is required");
-    }
+    String timestampPath;
     long time;
-    try {
-      time = timestampValue.timestamp();
-    } catch (IllegalArgumentException e) {
-      return new InvalidEvent(pointers.timestamp(), e.getMessage());
+    if (inData && cloudEvent.time().present()) {
+      timestampPath = CloudEventEnvelope.TIME_PATH;
+      FieldValue timeValue = cloudEvent.time();
+      if (!timeValue.isString()) {
+        return new InvalidEvent(timestampPath, Timestamps.RFC_3339 + ", as a string");
+      }
+      try {
+        time = Timestamps.parseRfc3339(timeValue.string());
+      } catch (IllegalArgumentException e) {
+        return new InvalidEvent(timestampPath, e.getMessage());
+      }
+    } else {
+      timestampPath = inData ? dataTimestampPath : pointers.timestamp();
+      FieldValue timestampValue = values[timestamp];
+      if (!timestampValue.present()) {
+        return inData
+            ? new InvalidEvent(
+                CloudEventEnvelope.TIME_PATH, "is required, or a timestamp at " + timestampPath)
+            : new InvalidEvent(timestampPath, "is required");
+      }
+      try {
+        time = timestampValue.timestamp();
+      } catch (IllegalArgumentException e) {
+        return new InvalidEvent(timestampPath, e.getMessage());
+      }
     }
     double[] lanes = new double[compiled.length];
     Object[] payloads = anyPayload ? new Object[compiled.length] : null;
     double[] volumes = anyVolume ? new double[compiled.length] : null;
     for (int i = 0; i < compiled.length; i++) {
-      InvalidEvent invalid = readLane(i, values, cel, lanes, payloads, volumes);
+      InvalidEvent invalid = readLane(i, values, cel, lanes, payloads, volumes, inData);
       if (invalid != null) {
         return invalid;
       }
+    }
+    if (inData) {
+      return new Event(
+          eventKey,
+          time,
+          lanes,
+          payloads,
+          volumes,
+          cloudEvent.id(),
+          cloudEvent.source(),
+          timestampPath);
     }
     FieldValue idValue = values[id];
     if (idValue.present() && !idValue.isString() && !idValue.isNumber()) {
       return new InvalidEvent(pointers.id(), "must be a string or a number");
     }
     String eventId = idValue.present() ? idValue.asString() : null;
-    if (eventId != null && eventId.length() > MAX_ID_LENGTH) {
-      return new InvalidEvent(
-          pointers.id(),
-          "must be at most " + MAX_ID_LENGTH + " characters (got " + eventId.length() + ")");
+    String idProblem = eventId == null ? null : idProblem(eventId);
+    if (idProblem != null) {
+      return new InvalidEvent(pointers.id(), idProblem);
     }
     FieldValue sourceValue = values[source];
     if (sourceValue.present() && !sourceValue.isString()) {
@@ -373,7 +518,16 @@ public final class EventReader {
     if (sourceProblem != null) {
       return new InvalidEvent(pointers.source(), sourceProblem);
     }
-    return new Event(eventKey, time, lanes, payloads, volumes, eventId, eventSource);
+    return new Event(eventKey, time, lanes, payloads, volumes, eventId, eventSource, timestampPath);
+  }
+
+  /** The path of {@code pointer}: as it is in a plain event, or inside a CloudEvent's data. */
+  private static String at(String pointer, boolean inData) {
+    return inData ? inData(pointer) : pointer;
+  }
+
+  private static String inData(String pointer) {
+    return CloudEventEnvelope.DATA_PATH + pointer;
   }
 
   /** Reads lane {@code i} into the arrays; an invalid event when its value cannot be had. */
@@ -383,7 +537,8 @@ public final class EventReader {
       Map<String, Object> cel,
       double[] lanes,
       Object[] payloads,
-      double[] volumes) {
+      double[] volumes,
+      boolean inData) {
     CompiledLane compiledLane = compiled[i];
     Lane lane = compiledLane.lane();
     if (lane.expr() != null) {
@@ -400,7 +555,7 @@ public final class EventReader {
       FieldValue value = values[compiledLane.value()];
       if (lane.needsNumber() && !value.isFiniteNumber()) {
         return new InvalidEvent(
-            lane.value(), value.present() ? "must be a finite number" : "is required");
+            at(lane.value(), inData), value.present() ? "must be a finite number" : "is required");
       }
       lanes[i] = value.isNumber() ? value.doubleValue() : Double.NaN;
       if (lane.usesPayload() && value.present()) {
@@ -410,7 +565,7 @@ public final class EventReader {
     if (volumes != null) {
       FieldValue volume = compiledLane.volume() < 0 ? null : values[compiledLane.volume()];
       if (volume != null && volume.present() && !volume.isFiniteNumber()) {
-        return new InvalidEvent(lane.volume(), "must be a finite number");
+        return new InvalidEvent(at(lane.volume(), inData), "must be a finite number");
       }
       volumes[i] = volume == null || !volume.present() ? Double.NaN : volume.doubleValue();
     }
@@ -425,6 +580,17 @@ public final class EventReader {
       return "must be a string or a number";
     }
     return null;
+  }
+
+  /**
+   * Every shard remembers the ids it applied: their length is bounded.
+   *
+   * @return what is wrong with the id, or null
+   */
+  static String idProblem(String id) {
+    return id.length() > MAX_ID_LENGTH
+        ? "must be at most " + MAX_ID_LENGTH + " characters (got " + id.length() + ")"
+        : null;
   }
 
   /**

@@ -13,7 +13,8 @@ import tools.jackson.databind.json.JsonMapper;
  * cut into events without copying or parsing them, each is read once by {@link EventReader} in a
  * streaming pass, and it goes on as its own bytes (the cluster's ingest log) or, only when it
  * becomes a dead letter, as a tree. The arrays are not copied: whoever adds a slice leaves it
- * unchanged while the batch is in use.
+ * unchanged while the batch is in use. A text may be a CloudEvent ({@link #addCloudEvent}), which a
+ * batch of plain events pays nothing for.
  */
 public final class EventTexts {
   /**
@@ -36,6 +37,9 @@ public final class EventTexts {
   private int[] offsets;
   private int[] lengths;
   private int size;
+
+  /** Which texts are structured CloudEvents; null while none is, as in a batch of plain events. */
+  private boolean[] cloudEvents;
 
   public EventTexts(int capacity) {
     int c = Math.max(1, capacity);
@@ -63,11 +67,35 @@ public final class EventTexts {
       arrays = Arrays.copyOf(arrays, c);
       offsets = Arrays.copyOf(offsets, c);
       lengths = Arrays.copyOf(lengths, c);
+      if (cloudEvents != null) {
+        cloudEvents = Arrays.copyOf(cloudEvents, c);
+      }
     }
     arrays[size] = array;
     offsets[size] = offset;
     lengths[size] = length;
     size++;
+  }
+
+  /**
+   * Adds a CloudEvent in the JSON event format: {@link EventReader} reads its attributes, and the
+   * pipeline's pointers inside its {@code data}.
+   */
+  public void addCloudEvent(byte[] array, int offset, int length) {
+    add(array, offset, length);
+    if (cloudEvents == null) {
+      cloudEvents = new boolean[arrays.length];
+    }
+    cloudEvents[size - 1] = true;
+  }
+
+  public void addCloudEvent(byte[] text) {
+    addCloudEvent(text, 0, text.length);
+  }
+
+  /** Whether text {@code i} is a CloudEvent ({@link #addCloudEvent}). */
+  public boolean isCloudEvent(int i) {
+    return cloudEvents != null && cloudEvents[i];
   }
 
   public int size() {

@@ -100,11 +100,36 @@ final class FieldPointers {
    * JsonLimits#eventMapper()}).
    */
   void find(JsonParser p, FieldValue[] into, PropertyNames seen) {
-    for (FieldValue v : into) {
-      v.clear();
-    }
+    clear(into);
     seen.reset();
     object(p, into, seen, all, all.length, 0);
+  }
+
+  static void clear(FieldValue[] values) {
+    for (FieldValue v : values) {
+      v.clear();
+    }
+  }
+
+  /**
+   * Each pointer's value in the value the parser is at ({@code first} its first token) within a
+   * larger object, the {@code data} of a CloudEvent, which it reads to its end: the pointers lead
+   * into it as into an event. {@code seen} is the larger object's; values found before are kept.
+   */
+  void findIn(JsonParser p, JsonToken first, FieldValue[] into, PropertyNames seen) {
+    if (first == JsonToken.START_OBJECT) {
+      object(p, into, seen, all, all.length, 0);
+    } else {
+      seen.skip(p, first);
+    }
+  }
+
+  /**
+   * Takes the value the parser is at into {@code into}, as a pointer's would be taken: a string
+   * that comes back event after event ({@code repeats}: a CloudEvent's source or type) is kept.
+   */
+  void read(JsonParser p, JsonToken value, FieldValue into, boolean repeats) {
+    into.read(p, value, false, repeats ? repeated : null);
   }
 
   private void object(

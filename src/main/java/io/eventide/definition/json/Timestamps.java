@@ -5,6 +5,7 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
+import java.util.Locale;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,6 +32,10 @@ public final class Timestamps {
   public static final long LATEST = 253_402_300_799_999L;
 
   private static final String EXPECTED = "must be epoch milliseconds or an ISO-8601 timestamp";
+
+  /** What a CloudEvent's {@code time} must be. */
+  public static final String RFC_3339 =
+      "must be an RFC 3339 timestamp such as 2018-04-05T17:31:00Z";
 
   private Timestamps() {}
 
@@ -117,6 +122,23 @@ public final class Timestamps {
   /** Like {@link #parse(JsonNode)}, for a JSON string's text. */
   public static long parse(String iso) {
     return inRange(parseIso(iso));
+  }
+
+  /**
+   * Reads an RFC 3339 timestamp, a CloudEvent's {@code time}: ISO-8601 with a zone offset, whose
+   * {@code T} and {@code Z} may be written in lower case.
+   *
+   * @throws IllegalArgumentException with a reason fit for a violation
+   */
+  public static long parseRfc3339(String text) {
+    String upper =
+        text.indexOf('t') < 0 && text.indexOf('z') < 0 ? text : text.toUpperCase(Locale.ROOT);
+    try {
+      return inRange(
+          DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(upper, Instant::from).toEpochMilli());
+    } catch (DateTimeException | ArithmeticException e) {
+      throw new IllegalArgumentException(RFC_3339 + " (got '" + text + "')");
+    }
   }
 
   /**

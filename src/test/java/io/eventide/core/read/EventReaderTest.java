@@ -42,7 +42,7 @@ class EventReaderTest {
   void readsAllParts() {
     assertThat(read(NUMBERS, "{'key':'k','timestamp':1500,'value':2.5,'id':7,'source':'s1'}"))
         .usingRecursiveComparison()
-        .isEqualTo(new Event("k", 1500, new double[] {2.5}, null, null, "7", "s1"));
+        .isEqualTo(new Event("k", 1500, new double[] {2.5}, null, null, "7", "s1", "/timestamp"));
   }
 
   @Test
@@ -72,7 +72,8 @@ class EventReaderTest {
                 "{'user':{'name':'ann'},'at':5,'m':{'amount':10,'qty':3},"
                     + "'meta':{'id':'e1','from':'web'}}"))
         .usingRecursiveComparison()
-        .isEqualTo(new Event("ann", 5, new double[] {10}, null, new double[] {3}, "e1", "web"));
+        .isEqualTo(
+            new Event("ann", 5, new double[] {10}, null, new double[] {3}, "e1", "web", "/at"));
   }
 
   @Test
@@ -124,7 +125,7 @@ class EventReaderTest {
     assertThat(((Event) read(ohlc, "{'key':'k','timestamp':0,'value':1}")).volumes()[0]).isNaN();
   }
 
-  private static EventReader reader(String definition) {
+  static EventReader reader(String definition) {
     PipelineDefinition d = PipelineParserTest.parse(definition);
     return EventReader.of(d, d.newAggregate(), JsonLimits.DEFAULT);
   }
@@ -176,12 +177,8 @@ class EventReaderTest {
    */
   @Test
   void readsTheSameStreamingAsThroughTheTree() {
-    String fields =
-        "'event':{'key':['/k','/m/0'],'timestamp':'/t','id':'/i','source':'/s'},"
-            + "'aggregates':{'n':{'type':'sum','field':'/v'},'p':{'type':'collect','field':'/p/q'},"
-            + "'o':{'type':'ohlc','field':'/v','volume':'/w'}}";
-    EventReader streaming = reader("{'window':{'type':'global'}," + fields + "}");
-    EventReader tree = reader("{'window':{'type':'global'},'filter':'true'," + fields + "}");
+    EventReader streaming = everyPart(false);
+    EventReader tree = everyPart(true);
     JsonMapper strict = JsonLimits.DEFAULT.strictMapper();
     Random random = new Random(18);
     for (int n = 0; n < 20_000; n++) {
@@ -191,6 +188,20 @@ class EventReaderTest {
       // Unreadable exactly when the strict parser, duplicate names and all, refuses the text.
       assertThat(read == UnreadableEvent.INSTANCE).as(text).isEqualTo(!strictlyJson(strict, text));
     }
+  }
+
+  /**
+   * A reader of every part of an event, through pointers that nest and index: in one streaming
+   * pass, or through the tree ({@code tree}: a filter that passes everything makes the reader build
+   * it).
+   */
+  static EventReader everyPart(boolean tree) {
+    return reader(
+        "{'window':{'type':'global'},"
+            + (tree ? "'filter':'true'," : "")
+            + "'event':{'key':['/k','/m/0'],'timestamp':'/t','id':'/i','source':'/s'},"
+            + "'aggregates':{'n':{'type':'sum','field':'/v'},'p':{'type':'collect','field':'/p/q'},"
+            + "'o':{'type':'ohlc','field':'/v','volume':'/w'}}}");
   }
 
   private static boolean strictlyJson(JsonMapper strict, String text) {
@@ -351,7 +362,7 @@ class EventReaderTest {
           "s", new String[] {"'x'", "'y'"});
 
   /** An object of the fields the reader reads and others, nested, or now and then not an event. */
-  private static String randomEvent(Random random) {
+  static String randomEvent(Random random) {
     int shape = random.nextInt(40);
     if (shape == 0) {
       return value(random, 2);
@@ -406,7 +417,7 @@ class EventReaderTest {
     return out.append('}').toString();
   }
 
-  private static String value(Random random, int depth) {
+  static String value(Random random, int depth) {
     int kind = random.nextInt(depth > 0 ? 10 : 7);
     if (kind < 7) {
       return SCALARS[random.nextInt(SCALARS.length)];
@@ -423,7 +434,7 @@ class EventReaderTest {
   }
 
   /** A result as comparable text: records of arrays compare by identity. */
-  private static String describe(EventReadResult result) {
+  static String describe(EventReadResult result) {
     if (result instanceof Event e) {
       return String.join(
           " ",
@@ -433,7 +444,8 @@ class EventReaderTest {
           typed(e.payloads() == null ? null : java.util.Arrays.asList(e.payloads())),
           java.util.Arrays.toString(e.volumes()),
           String.valueOf(e.id()),
-          String.valueOf(e.source()));
+          String.valueOf(e.source()),
+          e.timestampPath());
     }
     return result.toString();
   }
