@@ -25,7 +25,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,9 +53,6 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         return c != 0 ? c : Long.compare(a.end(), b.end());
       };
 
-  private static final NavigableMap<KeyedWindow, RenderedPane> EMPTY =
-      Collections.emptyNavigableMap();
-
   private final Map<String, Outputs> pipelines = new ConcurrentHashMap<>();
 
   /** Windows that results and snapshot reads have gone through. */
@@ -83,10 +79,10 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     final TreeMap<KeyedWindow, RenderedPane> results = new TreeMap<>(ORDER);
 
     /**
-     * The same results by key, each key's in the same order, so that a read of one key goes through
-     * its windows only.
+     * The windows of the results by key, each key's in the same order, so that a read of one key
+     * goes through its windows only.
      */
-    final Map<String, TreeMap<KeyedWindow, RenderedPane>> byKey = new HashMap<>();
+    final Map<String, KeyWindows> byKey = new HashMap<>();
 
     /**
      * The longest window the results have held: a window that ends after a time starts less than
@@ -119,35 +115,72 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
       this.log = new PaneLog(paneLogLimit);
     }
 
-    /** Indexes a result that the results now hold for {@code k}. */
-    void put(KeyedWindow k, RenderedPane kept) {
-      byKey.computeIfAbsent(k.key(), x -> new TreeMap<>(ORDER)).put(k, kept);
-      span = Math.max(span, k.end() - k.start());
+    /** Keeps {@code pane} as the result of {@code k}, unless the result holds a later pane. */
+    void put(KeyedWindow k, RenderedPane pane) {
+      RenderedPane kept = results.put(k, pane);
+      if (kept == null) {
+        KeyWindows windows = byKey.get(k.key());
+        if (windows == null) {
+          byKey.put(k.key(), windows = new KeyWindows());
+        }
+        windows.add(k, ORDER);
+        span = Math.max(span, k.end() - k.start());
+      } else if (later(kept, pane) == kept) {
+        results.put(k, kept);
+      }
     }
 
-    void removeByKey(KeyedWindow k) {
-      TreeMap<KeyedWindow, RenderedPane> windows = byKey.get(k.key());
-      if (windows != null && windows.remove(k) != null && windows.isEmpty()) {
+    void remove(KeyedWindow k) {
+      if (results.remove(k) != null) {
+        removeByKey(k);
+      }
+    }
+
+    void removeFirst() {
+      removeByKey(results.pollFirstEntry().getKey());
+    }
+
+    private void removeByKey(KeyedWindow k) {
+      KeyWindows windows = byKey.get(k.key());
+      windows.remove(k, ORDER);
+      if (windows.isEmpty()) {
         byKey.remove(k.key());
       }
     }
 
     /**
-     * The results a read of {@code key} (null: any) ending after {@code from} goes through, from
+     * The windows a read of {@code key} (null: any) ending after {@code from} goes through, from
      * the later of the first that can end after it and the one after {@code after}.
      */
-    NavigableMap<KeyedWindow, RenderedPane> readFrom(String key, long from, KeyedWindow after) {
-      NavigableMap<KeyedWindow, RenderedPane> all = key == null ? results : byKey.get(key);
-      if (all == null) {
-        return EMPTY;
-      }
+    Iterator<KeyedWindow> readFrom(String key, long from, KeyedWindow after) {
       // The smallest window of that start: the empty key and the lowest end sort first.
       KeyedWindow lowest =
           from <= Time.MIN ? null : new KeyedWindow("", from - span + 1, Long.MIN_VALUE);
-      if (after != null && (lowest == null || ORDER.compare(after, lowest) >= 0)) {
-        return all.tailMap(after, false);
+      boolean afterIt = after != null && (lowest == null || ORDER.compare(after, lowest) >= 0);
+      KeyedWindow start = afterIt ? after : lowest;
+      if (key == null) {
+        return (start == null ? results : results.tailMap(start, !afterIt))
+            .navigableKeySet()
+            .iterator();
       }
-      return lowest == null ? all : all.tailMap(lowest, true);
+      KeyWindows windows = byKey.get(key);
+      if (windows == null) {
+        return Collections.emptyIterator();
+      }
+      int at = start == null ? 0 : windows.from(start, !afterIt, ORDER);
+      return new Iterator<>() {
+        int next = at;
+
+        @Override
+        public boolean hasNext() {
+          return next < windows.size();
+        }
+
+        @Override
+        public KeyedWindow next() {
+          return windows.get(next++);
+        }
+      };
     }
 
     String nextId() {
@@ -241,13 +274,11 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         // One string for all the commit's entries: its span is kept per commit, not per pane.
         o.log.append(PaneEvent.of(id, pane, r.json(), commit.traceparent()));
         if (!pane.retraction()) {
-          KeyedWindow k = new KeyedWindow(pane.key(), pane.window().start(), pane.window().end());
-          o.put(k, o.results.merge(k, r, MemoryStateStore::later));
+          o.put(new KeyedWindow(pane.key(), pane.window().start(), pane.window().end()), r);
         }
       }
       for (MergedWindow merged : commit.mergedAway()) {
-        o.results.remove(merged.window());
-        o.removeByKey(merged.window());
+        o.remove(merged.window());
         o.log.append(PaneEvent.merge(o.nextId(), merged.window().key(), merged.json()));
       }
       // After the commit's panes, which the result may be; a result the limit forgot has no final.
@@ -265,7 +296,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
         o.lateness = commit.lateness();
       }
       while (o.results.size() > resultsLimit) {
-        o.removeByKey(o.results.pollFirstEntry().getKey());
+        o.removeFirst();
       }
       for (DeadLetter d : commit.deadLetters()) {
         if (o.deadLetters.size() == deadLettersLimit) {
@@ -351,9 +382,9 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
     KeyedWindow last = null;
     int visited = 0;
     try {
-      for (Map.Entry<KeyedWindow, RenderedPane> e : o.readFrom(key, from, after).entrySet()) {
+      for (Iterator<KeyedWindow> windows = o.readFrom(key, from, after); windows.hasNext(); ) {
         visited++;
-        KeyedWindow k = e.getKey();
+        KeyedWindow k = windows.next();
         if (k.start() >= to) {
           return null;
         }
@@ -361,7 +392,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
           if (page.size() == limit) {
             return last;
           }
-          page.add(e.getValue());
+          page.add(o.results.get(k));
           last = k;
         }
       }
