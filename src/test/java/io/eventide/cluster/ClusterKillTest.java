@@ -1,14 +1,11 @@
 package io.eventide.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.eventide.kafka.KafkaTestBroker;
 import io.eventide.runtime.PaneStream;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,20 +26,8 @@ class ClusterKillTest {
     try (ClusterReplicas replicas = new ClusterReplicas(3).startAll()) {
       replicas.api(0).define("kill", ClusterScenario.DEFINITION);
       PaneStream dashboard = replicas.api(0).panes("kill", "");
-      ClusterScenario.Producer producer =
-          new ClusterScenario.Producer(replicas, "kill", BATCHES, 40, i -> true);
-      Thread sending = producer.start();
-      await().atMost(Duration.ofMinutes(3)).until(() -> producer.batch.get() >= BATCHES / 3);
-      replicas.kill(1);
-      await().atMost(Duration.ofMinutes(3)).until(() -> producer.batch.get() >= BATCHES / 2);
-      replicas.start(1);
-      replicas.awaitReady(1);
-      sending.join(TimeUnit.MINUTES.toMillis(5));
-      assertThat(sending.isAlive()).isFalse();
-      assertThat(producer.failure).isNull();
-
       List<PaneStream.Received> log =
-          ClusterScenario.assertExactlyOnce(replicas, "kill", producer, 2);
+          ClusterScenario.killMidStream(replicas, "kill", BATCHES, 1, 2);
 
       // The dashboard on replica 0 resumes on replica 2 after replica 0 dies, missing nothing.
       List<PaneStream.Received> seen = new ArrayList<>(dashboard.drained());

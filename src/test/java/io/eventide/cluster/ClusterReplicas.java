@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.eventide.kafka.KafkaTestBroker;
 import io.eventide.runtime.LiveApi;
 import io.eventide.state.ChildService;
+import io.eventide.state.StoreUnderTest;
 import io.eventide.state.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,14 +16,15 @@ import org.springframework.http.HttpMethod;
 /**
  * Replicas of one Eventide deployment in cluster mode, each a child JVM ({@link ChildService}): one
  * Redis key prefix, one Kafka namespace and consumer group (all new, so that no other test shares
- * them), the test Redis (or one of the test's own) and the test broker. A replica can be killed
- * (SIGKILL), stopped (SIGTERM, a graceful shutdown), frozen (SIGSTOP) and thawed, and started again
- * on its port.
+ * them), the test Redis (or one of the test's own, or the test Redis Cluster) and the test broker.
+ * A replica can be killed (SIGKILL), stopped (SIGTERM, a graceful shutdown), frozen (SIGSTOP) and
+ * thawed, and started again on its port.
  */
 public final class ClusterReplicas implements AutoCloseable {
   private final String prefix = TestRedis.newKeyPrefix();
   private final String namespace = "t" + UUID.randomUUID().toString().substring(0, 8) + ".";
   private final List<ChildService> replicas = new ArrayList<>();
+  private final StoreUnderTest store;
 
   ClusterReplicas(int count, String... settings) throws Exception {
     this(TestRedis.url(), count, settings);
@@ -30,6 +32,12 @@ public final class ClusterReplicas implements AutoCloseable {
 
   /** On the Redis at {@code redisUrl}, such as a {@code StoppableRedis} an outage test stops. */
   public ClusterReplicas(String redisUrl, int count, String... settings) throws Exception {
+    this(StoreUnderTest.redis(redisUrl), count, settings);
+  }
+
+  /** On {@code store}, such as the test Redis Cluster. */
+  public ClusterReplicas(StoreUnderTest store, int count, String... settings) throws Exception {
+    this.store = store;
     List<String> arguments =
         new ArrayList<>(
             List.of(
@@ -42,8 +50,13 @@ public final class ClusterReplicas implements AutoCloseable {
                 "--eventide.cluster.session-timeout=6s"));
     arguments.addAll(List.of(settings));
     for (int i = 0; i < count; i++) {
-      replicas.add(ChildService.prepare(redisUrl, prefix, arguments.toArray(String[]::new)));
+      replicas.add(ChildService.prepare(store.arguments(prefix), arguments.toArray(String[]::new)));
     }
+  }
+
+  /** The Redis key prefix of this deployment. */
+  String prefix() {
+    return prefix;
   }
 
   /** The Kafka names' namespace of this deployment. */
@@ -121,6 +134,6 @@ public final class ClusterReplicas implements AutoCloseable {
     for (ChildService r : replicas) {
       r.close();
     }
-    TestRedis.delete(prefix);
+    store.delete(prefix);
   }
 }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import org.springframework.http.HttpMethod;
@@ -50,6 +51,30 @@ final class ClusterScenario {
       """;
 
   private ClusterScenario() {}
+
+  /**
+   * Posts {@code batches} batches round-robin to the replicas (a {@link Producer}) of the defined
+   * {@code pipeline}; SIGKILLs replica {@code victim} a third of the way in and starts it again
+   * half way; then checks, through replica {@code via}, that what the ingest log holds is counted
+   * exactly once ({@link #assertExactlyOnce}).
+   *
+   * @return the whole pane log, read on replica {@code via}
+   */
+  static List<PaneStream.Received> killMidStream(
+      ClusterReplicas replicas, String pipeline, int batches, int victim, int via)
+      throws Exception {
+    Producer producer = new Producer(replicas, pipeline, batches, 40, i -> true);
+    Thread sending = producer.start();
+    await().atMost(Duration.ofMinutes(3)).until(() -> producer.batch.get() >= batches / 3);
+    replicas.kill(victim);
+    await().atMost(Duration.ofMinutes(3)).until(() -> producer.batch.get() >= batches / 2);
+    replicas.start(victim);
+    replicas.awaitReady(victim);
+    sending.join(TimeUnit.MINUTES.toMillis(5));
+    assertThat(sending.isAlive()).isFalse();
+    assertThat(producer.failure).isNull();
+    return assertExactlyOnce(replicas, pipeline, producer, via);
+  }
 
   /**
    * Posts the end of time to replica {@code via}, then checks the pipeline against the ingest log:

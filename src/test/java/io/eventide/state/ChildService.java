@@ -43,7 +43,15 @@ public final class ChildService implements AutoCloseable {
    */
   public static ChildService start(String redisUrl, String prefix, String... settings)
       throws Exception {
-    ChildService child = prepare(redisUrl, prefix, settings);
+    return start(StoreUnderTest.redis(redisUrl).arguments(prefix), settings);
+  }
+
+  /**
+   * Starts the service on a free port, on the store {@code store} names (see {@link
+   * StoreUnderTest#arguments}), with {@code settings} on top, and waits until it is ready.
+   */
+  public static ChildService start(List<String> store, String... settings) throws Exception {
+    ChildService child = prepare(store, settings);
     try {
       child.restart();
     } catch (Exception | AssertionError e) {
@@ -60,7 +68,12 @@ public final class ChildService implements AutoCloseable {
    */
   public static ChildService prepare(String redisUrl, String prefix, String... settings)
       throws Exception {
-    List<String> arguments = new ArrayList<>(TestRedis.storeArguments(redisUrl, prefix));
+    return prepare(StoreUnderTest.redis(redisUrl).arguments(prefix), settings);
+  }
+
+  /** A service on the store {@code store} names, with {@code settings} on top, not started yet. */
+  public static ChildService prepare(List<String> store, String... settings) throws Exception {
+    List<String> arguments = new ArrayList<>(store);
     arguments.add("--eventide.runtime.shards=2");
     arguments.addAll(List.of(settings));
     return new ChildService(freePort(), arguments, Files.createTempFile("eventide-child", ".log"));

@@ -137,7 +137,15 @@ public final class TestRedis {
   public static <T> T call(
       java.util.function.Function<io.lettuce.core.api.sync.RedisCommands<String, String>, T>
           commands) {
-    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(url());
+    return call(url(), commands);
+  }
+
+  /** Runs commands on the Redis at {@code url}, over a connection of their own. */
+  public static <T> T call(
+      String url,
+      java.util.function.Function<io.lettuce.core.api.sync.RedisCommands<String, String>, T>
+          commands) {
+    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(url);
     try (var connection = client.connect()) {
       return commands.apply(connection.sync());
     } finally {
@@ -147,19 +155,24 @@ public final class TestRedis {
 
   /** The keys matching a pattern, read with SCAN. */
   public static java.util.List<String> keys(String pattern) {
-    return call(
-        redis -> {
-          java.util.List<String> out = new java.util.ArrayList<>();
-          io.lettuce.core.ScanArgs args =
-              io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000);
-          io.lettuce.core.KeyScanCursor<String> cursor = redis.scan(args);
-          out.addAll(cursor.getKeys());
-          while (!cursor.isFinished()) {
-            cursor = redis.scan(cursor, args);
-            out.addAll(cursor.getKeys());
-          }
-          return out;
-        });
+    return call(redis -> scan(redis, pattern));
+  }
+
+  /**
+   * The keys matching a pattern that {@code redis} holds, read with SCAN: one Redis, one node of a
+   * cluster, or a whole cluster through its cluster connection.
+   */
+  static java.util.List<String> scan(
+      io.lettuce.core.api.sync.RedisKeyCommands<String, String> redis, String pattern) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    io.lettuce.core.ScanArgs args = io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000);
+    io.lettuce.core.KeyScanCursor<String> cursor = redis.scan(args);
+    out.addAll(cursor.getKeys());
+    while (!cursor.isFinished()) {
+      cursor = redis.scan(cursor, args);
+      out.addAll(cursor.getKeys());
+    }
+    return out;
   }
 
   /**

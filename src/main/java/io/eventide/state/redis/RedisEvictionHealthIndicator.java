@@ -1,5 +1,6 @@
 package io.eventide.state.redis;
 
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.AbstractReactiveHealthIndicator;
@@ -8,10 +9,11 @@ import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * DOWN while Redis may evict keys. Eventide's state, event ids and fencing epochs are data of
- * record: an evicted id counts an event twice, an evicted key state or meta hash loses windows or
- * lets a fenced owner write. Only {@code maxmemory-policy noeviction} keeps them; under memory
- * pressure Redis then refuses writes, which Eventide answers with 503 and nothing is half applied.
+ * DOWN while Redis, or any node of a Redis Cluster, may evict keys. Eventide's state, event ids and
+ * fencing epochs are data of record: an evicted id counts an event twice, an evicted key state or
+ * meta hash loses windows or lets a fenced owner write. Only {@code maxmemory-policy noeviction}
+ * keeps them; under memory pressure Redis then refuses writes, which Eventide answers with 503 and
+ * nothing is half applied.
  *
  * <p>Where {@code CONFIG} is not allowed (some managed services rename it), the policy cannot be
  * read: the check reports UNKNOWN, which does not take the service out of readiness, and says so in
@@ -35,9 +37,20 @@ public class RedisEvictionHealthIndicator extends AbstractReactiveHealthIndicato
             Mono.fromSupplier(factory::getReactiveConnection),
             c -> c.serverCommands().getConfig("maxmemory-policy"),
             c -> c.closeLater())
-        .map(config -> RedisConfigReplies.value(config, "maxmemory-policy"))
+        .map(config -> policy(RedisConfigReplies.values(config, "maxmemory-policy")))
         .map(policy -> health(builder, policy))
         .onErrorResume(e -> Mono.just(unreadable(builder, e)));
+  }
+
+  /**
+   * The policy that decides: on a Redis Cluster one node that may evict is enough to lose a
+   * pipeline's keys, so any node's policy other than noeviction is the answer.
+   */
+  private static String policy(List<String> nodes) {
+    return nodes.stream()
+        .filter(policy -> !REQUIRED.equals(policy))
+        .findFirst()
+        .orElse(nodes.isEmpty() ? "" : REQUIRED);
   }
 
   private Health health(Health.Builder builder, String policy) {

@@ -150,8 +150,9 @@ public final class RedisStoreMarker implements AutoCloseable {
         .next()
         .map(
             both -> {
-              boolean aof = "yes".equals(RedisConfigReplies.value(both.getT1(), "appendonly"));
-              boolean rdb = !RedisConfigReplies.value(both.getT2(), "save").isBlank();
+              // On a Redis Cluster, what every node keeps: a restart of any loses its slots.
+              boolean aof = RedisConfigReplies.everyNode(both.getT1(), "appendonly", "yes"::equals);
+              boolean rdb = RedisConfigReplies.everyNode(both.getT2(), "save", s -> !s.isBlank());
               return aof && rdb ? "aof+rdb" : aof ? "aof" : rdb ? "rdb" : "none";
             })
         .onErrorResume(e -> Mono.just("unreadable (CONFIG GET refused: " + e.getMessage() + ")"))
