@@ -4,7 +4,7 @@
 -- KEYS: 1 the owner's meta (the pipeline's meta when one process owns the pipeline, the
 --       partition's shard meta in cluster mode), 2 the pipeline's meta, 3 results, 4 results index,
 --       5 results order, 6 pane log, 7 dead letters, 8 receipts, 9 receipts by time, 10 results
---       by key, 11 results extent, then three per shard section: keys, ids, shard meta.
+--       by key, 11 results extent, then four per shard section: keys, ids, shard meta, key order.
 -- ARGV: 1 owner epoch, 2 the commit's sequence number under that epoch, 3 pane log max length,
 --       4 dead letters max length, 5 results max count, 6 tracker state ('' when unchanged),
 --       7 ids max count per shard, 8 the lineage the owner opened, 9 the partition's next offset,
@@ -16,9 +16,12 @@
 --       request this commit refused, a JSON array of [index, path, reason, detail] ('' none), 18
 --       how many of them a receipt keeps, 19 the longest window among the commit's panes ('' none),
 --       20 the commit's span as a W3C traceparent, which its panes and finals carry in the pane
---       log for the Kafka sink ('' not traced: nothing is written), then per section four
---       arguments:
---         (key, state) pairs; keys removed; (expiry, id) pairs; watermark ('' unchanged)
+--       log for the Kafka sink ('' not traced: nothing is written), 21 '1' when the shards keep
+--       their key order (cluster mode, where any replica reads a partition's windows a page at a
+--       time; '' otherwise: the key order is not written), then per section five arguments:
+--         (key, state) pairs; (0, key) pairs of the keys among them the shard did not hold, as
+--         ZADD takes them (empty unless the key order is kept); keys removed; (expiry, id) pairs;
+--         watermark ('' unchanged)
 --       then panes: (field, index, start, retraction, key, timing, final, record, member) per
 --         pane, the member the window's result has in the results order and by key,
 --       then session windows merged away: (field, key, merge record, member) per window,
@@ -129,20 +132,30 @@ end
 -- A traced commit's entries carry its span; the entries of others carry nothing of tracing.
 local traced = ARGV[20] ~= ''
 
-local a = 21
+-- The key order holds exactly the keys of the keys hash: a key goes in when the shard first holds
+-- it and out when it is removed, not at every change of its state, which costs nothing there.
+local keyOrder = ARGV[21] == '1'
+
+local a = 22
 for s = 0, tonumber(ARGV[15]) - 1 do
-  local keys, ids, meta = KEYS[12 + 3 * s], KEYS[13 + 3 * s], KEYS[14 + 3 * s]
+  local keys, ids, meta, order = KEYS[12 + 4 * s], KEYS[13 + 4 * s], KEYS[14 + 4 * s],
+    KEYS[15 + 4 * s]
   -- Keys and their states come as pairs already, in the order HSET takes them; ids likewise.
   call_chunked('HSET', keys, cmsgpack.unpack(ARGV[a]))
-  call_chunked('HDEL', keys, cmsgpack.unpack(ARGV[a + 1]))
-  local expiring = cmsgpack.unpack(ARGV[a + 2])
+  local removed = cmsgpack.unpack(ARGV[a + 2])
+  call_chunked('HDEL', keys, removed)
+  if keyOrder then
+    call_chunked('ZADD', order, cmsgpack.unpack(ARGV[a + 1]))
+    call_chunked('ZREM', order, removed)
+  end
+  local expiring = cmsgpack.unpack(ARGV[a + 3])
   call_chunked('ZADD', ids, expiring)
   if #expiring > 0 then
     -- Past the cap, the ids that would expire soonest go, as the shard forgets them in memory.
     redis.call('ZREMRANGEBYRANK', ids, 0, -tonumber(ARGV[7]) - 1)
   end
-  local watermark = ARGV[a + 3]
-  a = a + 4
+  local watermark = ARGV[a + 4]
+  a = a + 5
   if watermark ~= '' then
     redis.call('HSET', meta, 'watermark', watermark)
     -- An id is kept while its windows can change: until the watermark passes its expiry.

@@ -31,8 +31,13 @@ import java.util.regex.Pattern;
  * spent in {@code commit.lua}, and in the commands it calls), so that neither the client nor the
  * machine's other users are in the figure.
  *
- * <p>Usage: {@code RedisCommitCost [url=redis://localhost:6379] [commits=200]}; run from the
- * repository root with {@code ./mvnw -Pbench test-compile exec:exec@commit}.
+ * <p>With {@code owner=partition}, commits are a cluster-mode partition owner's, which keep the
+ * partition's key order (issue 34), and a fourth workload adds and removes keys at every commit:
+ * what the key order costs is the difference to the same workloads of the build before it.
+ *
+ * <p>Usage: {@code RedisCommitCost [url=redis://localhost:6379] [commits=200]
+ * [owner=pipeline|partition]}; run from the repository root with {@code ./mvnw -Pbench test-compile
+ * exec:exec@commit}.
  */
 public final class RedisCommitCost {
   private static final Pattern STAT = Pattern.compile("cmdstat_([a-z|]+):calls=(\\d+),usec=(\\d+)");
@@ -46,6 +51,9 @@ public final class RedisCommitCost {
       new PaneRecordWriter("bench-w1", new KeyFields(List.of("/key")));
   private long window;
 
+  /** Commits of the churning workload so far: each adds keys no earlier one added. */
+  private int churned;
+
   private RedisCommitCost(PipelineState state, StatefulRedisConnection<String, String> admin) {
     this.state = state;
     this.admin = admin;
@@ -55,6 +63,7 @@ public final class RedisCommitCost {
     Map<String, String> a = BenchTable.parse(args);
     String url = a.getOrDefault("url", "redis://localhost:6379");
     int commits = Integer.parseInt(a.getOrDefault("commits", "200"));
+    boolean partition = a.getOrDefault("owner", "pipeline").equals("partition");
     String prefix = "commitcost" + System.nanoTime();
     OutputProperties outputs =
         new OutputProperties(
@@ -77,7 +86,11 @@ public final class RedisCommitCost {
               TestRedis.stateProperties(prefix),
               IngestBounds.DEFAULT,
               TestRedis.marker(factory, prefix));
-      RedisCommitCost bench = new RedisCommitCost(store.open("cost", "lineage", 1).join(), admin);
+      PipelineState owner =
+          partition
+              ? store.openPartition("cost", "lineage", 0, 1).join()
+              : store.open("cost", "lineage", 1).join();
+      RedisCommitCost bench = new RedisCommitCost(owner, admin);
       System.out.println(
           "| commit | commits | µs per commit | µs per pane | µs per key state"
               + " | of which in commands (µs per commit) |");
@@ -87,6 +100,9 @@ public final class RedisCommitCost {
         bench.measure("1 000 panes", commits, 1000, 0, print);
         bench.measure("1 000 key states", commits, 0, 1000, print);
         bench.measure("W1's mix: 130 panes, 450 key states", commits, 130, 450, print);
+        if (partition) {
+          bench.measureChurn(commits, print);
+        }
       }
     } finally {
       client.shutdown();
@@ -100,6 +116,50 @@ public final class RedisCommitCost {
     for (int c = 0; c < commits; c++) {
       state.commit(commit(panes, states, c)).join();
     }
+    report(name, panes, states, print);
+  }
+
+  /**
+   * Commits of 450 key states, 150 of them added and 150 others removed, the rest changed: keys
+   * come and go as their windows open and close, about 7 500 held at a time.
+   */
+  private void measureChurn(int commits, boolean print) {
+    admin.sync().configResetstat();
+    for (int c = 0; c < commits; c++) {
+      state.commit(churn(churned++)).join();
+    }
+    report("450 key states: 150 added, 150 removed", 0, 450, print);
+  }
+
+  private Commit churn(int c) {
+    Map<String, byte[]> changed = new HashMap<>();
+    List<String> added = new ArrayList<>();
+    List<String> removed = new ArrayList<>();
+    for (int j = 0; j < 150; j++) {
+      added.add("n" + (c * 150 + j));
+      for (int age = 1; age <= 2 && age <= c; age++) {
+        changed.put("n" + ((c - age) * 150 + j), state(c));
+      }
+      if (c >= 50) {
+        removed.add("n" + ((c - 50) * 150 + j));
+      }
+    }
+    added.forEach(k -> changed.put(k, state(c)));
+    return new Commit(
+        List.of(new ShardChanges(0, changed, added, removed, new LinkedHashMap<>(), null)),
+        null,
+        List.of(),
+        List.of(),
+        List.of());
+  }
+
+  private static byte[] state(int c) {
+    byte[] s = new byte[STATE_BYTES];
+    s[0] = (byte) c;
+    return s;
+  }
+
+  private void report(String name, int panes, int states, boolean print) {
     Map<String, long[]> stats = stats();
     long[] script = stats.getOrDefault("evalsha", new long[2]);
     long inCommands = 0;
@@ -128,14 +188,14 @@ public final class RedisCommitCost {
     }
     Map<String, byte[]> changed = new HashMap<>();
     for (int i = 0; i < states; i++) {
-      byte[] s = new byte[STATE_BYTES];
-      s[0] = (byte) c;
-      changed.put("k" + ((c * states + i) % 20_000), s);
+      changed.put("k" + ((c * states + i) % 20_000), state(c));
     }
+    // The keys cycle through 20 000 held ones: changed, none added once the first round held them.
     List<ShardChanges> shards =
         states == 0
             ? List.of()
-            : List.of(new ShardChanges(0, changed, List.of(), new LinkedHashMap<>(), null));
+            : List.of(
+                new ShardChanges(0, changed, List.of(), List.of(), new LinkedHashMap<>(), null));
     return new Commit(shards, null, rendered, List.of(), List.of());
   }
 

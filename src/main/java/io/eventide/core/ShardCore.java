@@ -271,11 +271,18 @@ public final class ShardCore {
   /** Collects the engine's changed keys between two steps. */
   private static final class Changes implements KeyStateChanges {
     private Map<String, byte[]> changed = new HashMap<>();
+    private List<String> added = new ArrayList<>();
     private List<String> removed = new ArrayList<>();
 
     @Override
     public void changed(String key, byte[] state) {
       changed.put(key, state);
+    }
+
+    @Override
+    public void added(String key, byte[] state) {
+      changed.put(key, state);
+      added.add(key);
     }
 
     @Override
@@ -288,11 +295,15 @@ public final class ShardCore {
           new ShardChanges(
               shard,
               changed.isEmpty() ? Map.of() : changed,
+              added.isEmpty() ? List.of() : added,
               removed.isEmpty() ? List.of() : removed,
               ids.isEmpty() ? Map.of() : new LinkedHashMap<>(ids),
               watermark);
       if (!changed.isEmpty()) {
         changed = new HashMap<>();
+      }
+      if (!added.isEmpty()) {
+        added = new ArrayList<>();
       }
       if (!removed.isEmpty()) {
         removed = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.eventide.core;
 
+import io.eventide.engine.KeyOrder;
 import io.eventide.engine.WindowSnapshot;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,11 +8,12 @@ import java.util.List;
 
 /**
  * Open windows of several shards as one page: each shard gives its first windows after a cursor,
- * and the page is the first of them all in key and window order.
+ * and the page is the first of them all in key ({@link KeyOrder}) and window order.
  */
 public final class WindowPages {
   private static final Comparator<WindowSnapshot> ORDER =
-      Comparator.comparing(WindowSnapshot::key).thenComparing(WindowSnapshot::window);
+      Comparator.comparing(WindowSnapshot::key, KeyOrder.ORDER)
+          .thenComparing(WindowSnapshot::window);
 
   private WindowPages() {}
 

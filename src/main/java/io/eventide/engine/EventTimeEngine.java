@@ -170,17 +170,18 @@ public final class EventTimeEngine {
   }
 
   /**
-   * At most {@code limit} open windows of {@code key} (every key when it is null) in key and window
-   * order, after the window {@code afterWindow} of {@code afterKey} (null: from the first). Only
-   * the windows returned are described: a page costs a pass over the keys and what it returns.
+   * At most {@code limit} open windows of {@code key} (every key when it is null) in key ({@link
+   * KeyOrder}) and window order, after the window {@code afterWindow} of {@code afterKey} (null:
+   * from the first). Only the windows returned are described: a page costs a pass over the keys and
+   * what it returns.
    */
   public List<WindowSnapshot> explain(String key, String afterKey, Window afterWindow, int limit) {
     // The first keys after afterKey, each with a window at least: no more keys than windows.
     PriorityQueue<KeyState> latestFirst =
-        new PriorityQueue<>(Math.min(limit, 64), (a, b) -> b.key.compareTo(a.key));
+        new PriorityQueue<>(Math.min(limit, 64), (a, b) -> KeyOrder.compare(b.key, a.key));
     KeyState continued = null;
     for (KeyState k : key == null ? keys.all() : single(keys.get(key))) {
-      int c = afterKey == null ? 1 : k.key.compareTo(afterKey);
+      int c = afterKey == null ? 1 : KeyOrder.compare(k.key, afterKey);
       if (k.windows == null || c < 0) {
         continue;
       }
@@ -194,7 +195,7 @@ public final class EventTimeEngine {
       }
     }
     List<KeyState> chosen = new ArrayList<>(latestFirst);
-    chosen.sort((a, b) -> a.key.compareTo(b.key));
+    chosen.sort((a, b) -> KeyOrder.compare(a.key, b.key));
     if (continued != null) {
       chosen.add(0, continued);
     }
@@ -758,7 +759,8 @@ public final class EventTimeEngine {
 
   /**
    * Reports every key whose state changed since the previous drain, once: {@code changed} with its
-   * encoded state while it has windows, {@code removed} when its last window went and the key had
+   * encoded state while it has windows ({@code added} instead when it had not been reported or
+   * restored since it was last removed), {@code removed} when its last window went and the key had
    * been reported or restored before (a key that came and went in between is not reported). Every
    * batch, watermark advance and processing-time round can change keys; drain after each to keep a
    * durable store in step. Reports nothing unless {@link #trackChanges} was called.

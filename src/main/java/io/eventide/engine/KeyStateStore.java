@@ -67,16 +67,18 @@ class KeyStateStore {
   }
 
   /**
-   * Reports each key settled since the last drain: its encoded state while it has windows, its
-   * removal when it has none but the durable store holds it. A key that came and went between two
-   * drains is not reported at all.
+   * Reports each key settled since the last drain: its encoded state while it has windows (as added
+   * when the durable store does not hold it yet), its removal when it has none but the store holds
+   * it. A key that came and went between two drains is not reported at all.
    */
   void drainChanges(KeyStateCodec codec, KeyStateChanges sink) {
     for (KeyState k : changed) {
       k.changed(false);
-      if (k.hasWindows()) {
-        k.stored(true);
+      if (k.hasWindows() && k.stored()) {
         sink.changed(k.key, codec.encode(k));
+      } else if (k.hasWindows()) {
+        k.stored(true);
+        sink.added(k.key, codec.encode(k));
       } else if (k.stored()) {
         k.stored(false);
         sink.removed(k.key);

@@ -3,6 +3,7 @@ package io.eventide.kafka;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.PipelineRegistry;
 import io.eventide.definition.kafka.KafkaNamespace;
+import io.eventide.runtime.ClusterIngest;
 import io.eventide.runtime.ClusterProperties;
 import io.eventide.runtime.OwnedPartitions;
 import io.eventide.runtime.PipelineLifecycleListener;
@@ -121,7 +122,8 @@ public class ClusterConfiguration {
   }
 
   @Bean
-  MeterBinder clusterMetrics(ClusterConsumer consumer, OwnedPartitions ownedPartitions) {
+  MeterBinder clusterMetrics(
+      ClusterConsumer consumer, OwnedPartitions ownedPartitions, ClusterIngest ingest) {
     return registry -> {
       Gauge.builder("eventide.cluster.partitions.owned", ownedPartitions, o -> o.ids().size())
           .description("Partitions of pipelines' ingest logs this replica owns")
@@ -134,6 +136,12 @@ public class ClusterConfiguration {
           .description(
               "Sessions of this replica's partitions' consumer that failed and were replaced (it"
                   + " leaves the group and joins again after a back-off)")
+          .register(registry);
+      FunctionCounter.builder(
+              "eventide.cluster.windows.states.read", ingest, ClusterIngest::keyStatesRead)
+          .description(
+              "Key states this replica read from Redis to answer /windows without a key: at most"
+                  + " a page's worth per partition")
           .register(registry);
     };
   }

@@ -128,7 +128,9 @@ public final class ClusterIngest implements PipelineLifecycleListener {
 
   /**
    * The open windows of a key (or of every key) as their partitions' owners last committed them,
-   * read from the store: any replica can look into any partition.
+   * read from the store: any replica can look into any partition. Without a key, a page reads from
+   * each partition only the keys that can be on it, in key order from the cursor's key: each key
+   * the store holds has a window, so {@code limit} keys after the cursor's fill the page.
    */
   public CompletableFuture<List<WindowSnapshot>> explain(
       PipelineDefinition definition, String key, KeyedWindow after, int limit) {
@@ -142,12 +144,15 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     .readPartition(name, p, key)
                     .thenApply(shard -> explain(definition, p, shard, key, after, limit));
               }
+              String from = after == null ? null : after.key();
+              // The cursor's key may have no window after the cursor's: one key more.
+              int keys = after == null ? limit : limit + 1;
               List<CompletableFuture<List<WindowSnapshot>>> parts = new ArrayList<>(n);
               for (int p = 0; p < n; p++) {
                 int partition = p;
                 parts.add(
                     store
-                        .readPartition(name, p, null)
+                        .readPartitionKeys(name, p, from, keys)
                         .thenApply(
                             shard -> explain(definition, partition, shard, null, after, limit)));
               }
@@ -157,6 +162,11 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                           WindowPages.first(
                               parts.stream().map(CompletableFuture::join).toList(), limit));
             });
+  }
+
+  /** Key states read from the store for pages of open windows, the cost of those reads. */
+  public long keyStatesRead() {
+    return store.keyStatesRead();
   }
 
   /** The windows a committed shard holds, decoded by a shard core built to look only. */

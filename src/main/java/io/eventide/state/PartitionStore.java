@@ -26,10 +26,25 @@ public interface PartitionStore {
       String pipeline, String lineage, int partition, int partitions);
 
   /**
-   * A partition's state as last committed, read without taking ownership (for looking in from any
-   * replica): the whole shard, or only {@code key}'s state when it is not null.
+   * One key's state in a partition as last committed, read without taking ownership (for looking in
+   * from any replica), with the partition's watermark.
    */
   CompletableFuture<ShardSnapshot> readPartition(String pipeline, int partition, String key);
+
+  /**
+   * A page of a partition's keys as last committed, read without taking ownership: the states of at
+   * most {@code count} keys in key order ({@link io.eventide.engine.KeyOrder}) from {@code from}
+   * on, {@code from} itself included (null: from the first key), with the partition's watermark.
+   * Every key the store holds has an open window, so {@code count} keys hold at least that many.
+   */
+  CompletableFuture<ShardSnapshot> readPartitionKeys(
+      String pipeline, int partition, String from, int count);
+
+  /**
+   * Key states read by {@link #readPartitionKeys} so far (where a partition's key order was not
+   * kept, every key of the partition it read), the cost of reading open windows.
+   */
+  long keyStatesRead();
 
   /**
    * What became of a waiting request's records ({@code ?wait=applied}): the sum of its receipts

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class ChangeTrackingTest {
   private static final long MINUTE = 60_000;
 
-  /** The changes of one drain: key to "changed" or "removed", in report order. */
+  /** The changes of one drain: key to "added", "changed" or "removed", in report order. */
   private static Map<String, String> drain(EngineTester t) {
     Map<String, String> out = new LinkedHashMap<>();
     t.engine()
@@ -23,6 +23,11 @@ class ChangeTrackingTest {
               @Override
               public void changed(String key, byte[] state) {
                 assertThat(out.put(key, "changed")).as("%s reported twice", key).isNull();
+              }
+
+              @Override
+              public void added(String key, byte[] state) {
+                assertThat(out.put(key, "added")).as("%s reported twice", key).isNull();
               }
 
               @Override
@@ -55,7 +60,7 @@ class ChangeTrackingTest {
   void onlyTheKeysABatchTouchedAreReported() {
     EngineTester t = tracked(fixedMinute());
     t.inject(el("a", 1, 1), el("b", 2, 2), el("a", 3, 3));
-    assertThat(drain(t)).containsExactly(Map.entry("a", "changed"), Map.entry("b", "changed"));
+    assertThat(drain(t)).containsExactly(Map.entry("a", "added"), Map.entry("b", "added"));
     t.inject(el("a", 4, 4));
     assertThat(drain(t)).containsExactly(Map.entry("a", "changed"));
     assertThat(drain(t)).isEmpty();
@@ -72,6 +77,7 @@ class ChangeTrackingTest {
     assertThat(drain(t)).containsExactly(Map.entry("b", "removed"));
   }
 
+  /** The store held the key all along: changed, not added, as nothing removed it there. */
   @Test
   void aKeyRemovedAndCreatedAgainBetweenDrainsIsReportedChanged() {
     EngineTester t = tracked(fixedMinute());
@@ -80,6 +86,18 @@ class ChangeTrackingTest {
     t.advanceWatermark(MINUTE);
     t.inject(el("a", MINUTE + 1, 2));
     assertThat(drain(t)).containsExactly(Map.entry("a", "changed"));
+  }
+
+  /** Once reported removed, the store no longer holds the key: its next windows add it again. */
+  @Test
+  void aKeyReportedRemovedIsAddedAgainByItsNextWindow() {
+    EngineTester t = tracked(fixedMinute());
+    t.inject(el("a", 1, 1));
+    drain(t);
+    t.advanceWatermark(MINUTE);
+    assertThat(drain(t)).containsExactly(Map.entry("a", "removed"));
+    t.inject(el("a", MINUTE + 1, 2));
+    assertThat(drain(t)).containsExactly(Map.entry("a", "added"));
   }
 
   @Test
@@ -101,8 +119,11 @@ class ChangeTrackingTest {
     first.engine().drainChanges(changes(states));
     EngineTester second = tracked(fixedMinute());
     second.engine().restoreKey("a", states.get(0));
+    second.inject(el("a", 2, 1));
+    // Restored, so held by the store: changed, not added.
+    assertThat(drain(second)).containsExactly(Map.entry("a", "changed"));
     second.advanceWatermark(MINUTE);
-    assertThat(second.takePanes()).extracting(Pane::value).containsExactly(5L);
+    assertThat(second.takePanes()).extracting(Pane::value).containsExactly(6L);
     assertThat(drain(second)).containsExactly(Map.entry("a", "removed"));
   }
 

@@ -7,11 +7,17 @@ import io.eventide.core.IngestResult;
 import io.eventide.core.Rejection;
 import io.eventide.core.Rejections;
 import io.eventide.core.ShardChanges;
+import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.DropReason;
 import io.eventide.engine.Time;
 import io.eventide.sink.LogEntryKind;
 import io.eventide.sink.LogPage;
 import io.eventide.state.redis.RedisStateStore;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
@@ -24,9 +30,27 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Cluster mode's ownership in Redis: opening a partition fences that partition's earlier owner and
  * no other; a commit records the partition's offset with its state, atomically, and the next owner
  * resumes from it; a drop fences every partition's owner; what each partition's sources say is read
- * back for all partitions at once.
+ * back for all partitions at once. The owner's commits keep the partition's key order, from which a
+ * page of keys is read in byte order from a cursor's key, reading only those; a partition whose
+ * owner did not keep it (an earlier version, a whole-pipeline owner) is read whole, and gets it
+ * again from its next partition owner.
  */
 class PartitionOwnershipTest {
+  /** In byte order; UTF-16 order would put the last three before "\uE000". */
+  private static final List<String> KEYS =
+      List.of(
+          "a",
+          "ab",
+          "ab\u0000",
+          "abc",
+          "b",
+          "\u00e9",
+          "\uE000",
+          "\uFFFD",
+          "\uD800\uDC00",
+          "\uD83D\uDE00",
+          "\uD83D\uDE00a");
+
   private final String prefix = TestRedis.newKeyPrefix();
   private LettuceConnectionFactory factory;
   private RedisStateStore store;
@@ -237,11 +261,127 @@ class PartitionOwnershipTest {
 
   private static Commit step(String key, long offset, long watermark, Receipt receipt) {
     return new Commit(
-        List.of(new ShardChanges(0, Map.of(key, new byte[] {1}), List.of(), Map.of(), null)),
+        List.of(
+            new ShardChanges(
+                0, Map.of(key, new byte[] {1}), List.of(key), List.of(), Map.of(), null)),
         null,
         List.of(),
         List.of(),
         List.of(),
         new PartitionProgress(offset, watermark, watermark, receipt, Map.of()));
+  }
+
+  @Test
+  void commitsKeepTheKeyOrderAndAPageReadsOnlyItsKeysFromTheCursorsKey() {
+    PartitionState owner = store.openPartition("p", "L", 1, 2).join();
+    List<String> backwards = new ArrayList<>(KEYS);
+    Collections.reverse(backwards);
+    owner.commit(keys(1, List.of(), backwards, List.of())).join();
+    // A key changed (not added) stays in the order, which it is not written to again; removed
+    // keys leave it.
+    owner.commit(keys(2, List.of("ab"), List.of(), List.of("b", "\uFFFD"))).join();
+    List<String> held = KEYS.stream().filter(k -> !k.equals("b") && !k.equals("\uFFFD")).toList();
+    assertThat(order("p", 1)).isEqualTo(held);
+    assertThat(sortedByBytes(held)).isEqualTo(held);
+
+    long before = store.keyStatesRead();
+    assertThat(page("p", 1, null, 3)).containsExactly("a", "ab", "ab\u0000");
+    assertThat(page("p", 1, "abc", 3)).containsExactly("abc", "\u00e9", "\uE000");
+    // A cursor's key that has gone: from the next one.
+    assertThat(page("p", 1, "b", 2)).containsExactly("\u00e9", "\uE000");
+    assertThat(page("p", 1, "\uE000", 10))
+        .containsExactly("\uE000", "\uD800\uDC00", "\uD83D\uDE00", "\uD83D\uDE00a");
+    assertThat(store.keyStatesRead() - before).isEqualTo(3 + 3 + 2 + 4);
+    // With the keys, their states and the partition's watermark.
+    ShardSnapshot page = store.readPartitionKeys("p", 1, "ab", 1).join();
+    assertThat(page.keys().get("ab")).containsExactly(2);
+    assertThat(page.watermark()).isEqualTo(2L);
+    // Another partition's are its own.
+    assertThat(page("p", 0, null, 10)).isEmpty();
+  }
+
+  /**
+   * A partition committed without the order, as an earlier version commits it: its pages are read
+   * from the whole partition, in the same order, until its next owner builds the order.
+   */
+  @Test
+  void aPartitionWrittenWithoutTheOrderIsReadWholeUntilItsNextOwnerBuildsIt() {
+    PartitionState owner = store.openPartition("p", "L", 0, 1).join();
+    owner.commit(keys(1, List.of(), KEYS, List.of())).join();
+    asAnEarlierVersionLeftIt("p", 0);
+
+    long before = store.keyStatesRead();
+    assertThat(page("p", 0, "abc", 3)).containsExactly("abc", "b", "\u00e9");
+    assertThat(store.keyStatesRead() - before).isEqualTo(KEYS.size());
+
+    store.openPartition("p", "L", 0, 1).join();
+    assertThat(order("p", 0)).isEqualTo(KEYS);
+    before = store.keyStatesRead();
+    assertThat(page("p", 0, "abc", 3)).containsExactly("abc", "b", "\u00e9");
+    assertThat(store.keyStatesRead() - before).isEqualTo(3);
+  }
+
+  /**
+   * One process owning the whole pipeline (the redis profile) commits without the order: opening
+   * takes its mark off, so that readers read such shards whole and the next partition owner builds
+   * the order again with the keys written meanwhile.
+   */
+  @Test
+  void aWholePipelineOwnerLeavesTheOrderToBeBuiltAgain() {
+    PartitionState partitionOwner = store.openPartition("p", "L", 0, 1).join();
+    partitionOwner.commit(keys(1, List.of(), List.of("a", "b"), List.of())).join();
+    PipelineState wholeOwner = store.open("p", "L", 1).join();
+    wholeOwner.commit(keys(2, List.of(), List.of("c"), List.of("a"))).join();
+
+    long before = store.keyStatesRead();
+    assertThat(page("p", 0, null, 10)).containsExactly("b", "c");
+    assertThat(store.keyStatesRead() - before).isEqualTo(2);
+
+    store.openPartition("p", "L", 0, 1).join();
+    assertThat(order("p", 0)).containsExactly("b", "c");
+  }
+
+  /**
+   * A commit of shard 0 of its owner, at watermark {@code n}: keys {@code changed} and {@code
+   * added} (new to the shard) written with state {@code n}, and keys removed.
+   */
+  private static Commit keys(
+      int n, List<String> changed, List<String> added, List<String> removed) {
+    Map<String, byte[]> states = new HashMap<>();
+    changed.forEach(k -> states.put(k, new byte[] {(byte) n}));
+    added.forEach(k -> states.put(k, new byte[] {(byte) n}));
+    return new Commit(
+        List.of(new ShardChanges(0, states, added, removed, Map.of(), (long) n)),
+        null,
+        List.of(),
+        List.of(),
+        List.of());
+  }
+
+  private List<String> page(String pipeline, int partition, String from, int count) {
+    return List.copyOf(
+        store.readPartitionKeys(pipeline, partition, from, count).join().keys().keySet());
+  }
+
+  private List<String> order(String pipeline, int partition) {
+    return TestRedis.call(
+        redis ->
+            redis.zrange(prefix + ":{" + pipeline + "}:shard:" + partition + ":key-order", 0, -1));
+  }
+
+  /** What an earlier version leaves: no key order, no mark of it. */
+  private void asAnEarlierVersionLeftIt(String pipeline, int partition) {
+    String shard = prefix + ":{" + pipeline + "}:shard:" + partition;
+    TestRedis.call(
+        redis -> redis.del(shard + ":key-order") + redis.hdel(shard + ":meta", "keyOrder"));
+  }
+
+  private static List<String> sortedByBytes(List<String> keys) {
+    return keys.stream()
+        .sorted(
+            (x, y) ->
+                Arrays.compareUnsigned(
+                    x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8)))
+        .toList();
   }
 }

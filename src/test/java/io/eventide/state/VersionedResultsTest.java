@@ -108,7 +108,7 @@ class VersionedResultsTest {
     state
         .commit(
             new Commit(
-                List.of(new ShardChanges(0, changed, List.of(), ids, 1100L)),
+                List.of(new ShardChanges(0, changed, List.of(), List.of(), ids, 1100L)),
                 null,
                 List.of(rendered("large", 2), rendered("large", 1)),
                 List.of(),

@@ -118,6 +118,15 @@ final class RedisKeys {
     return base(pipeline) + "shard:" + shard + ":keys";
   }
 
+  /**
+   * Sorted set: in cluster mode, the keys of the partition's {@linkplain #shardKeys keys hash}, all
+   * scored 0, so that a page of them in key order ({@link io.eventide.engine.KeyOrder}: their
+   * bytes' order) is one {@code ZRANGE … BYLEX} from a cursor.
+   */
+  String shardKeyOrder(String pipeline, int shard) {
+    return base(pipeline) + "shard:" + shard + ":key-order";
+  }
+
   /** Sorted set: event ids remembered for de-duplication, scored by when they may be forgotten. */
   String shardIds(String pipeline, int shard) {
     return base(pipeline) + "shard:" + shard + ":ids";

@@ -8,6 +8,7 @@ import io.eventide.core.Rejections;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardSnapshot;
+import io.eventide.engine.KeyOrder;
 import io.eventide.engine.Pane;
 import io.eventide.engine.Time;
 import io.eventide.engine.Timing;
@@ -40,6 +41,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -125,6 +127,10 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final RedisScript<Long> UPGRADE_RESULTS =
       RedisScript.of(new ClassPathResource("redis/upgrade-results.lua"), Long.class);
 
+  @SuppressWarnings("rawtypes")
+  private static final RedisScript<List> KEY_STATES =
+      RedisScript.of(new ClassPathResource("redis/key-states.lua"), List.class);
+
   private static final Comparator<KeyedWindow> WINDOW_ORDER =
       Comparator.comparingDouble((KeyedWindow w) -> (double) w.start())
           .thenComparing(w -> utf8(member(w)), Arrays::compareUnsigned);
@@ -137,6 +143,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private final int maxIdsPerShard;
   private final SecureRandom random = new SecureRandom();
   private final LongAdder resultsVisited = new LongAdder();
+  private final LongAdder keyStatesRead = new LongAdder();
 
   /** Null unless commits must reach replicas before they are acknowledged. */
   private final ReplicaWait replicaWait;
@@ -221,15 +228,24 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
               String tracker = fields.get("tracker");
               String lateness = fields.get(LATENESS);
               return Flux.range(0, shardCount)
-                  .concatMap(i -> readShard(pipeline, i))
+                  .concatMap(i -> withoutKeyOrder(pipeline, i).then(readShard(pipeline, i)))
                   .collectList()
                   .<PipelineState>map(
                       shards ->
                           new RedisPipelineState(
-                              pipeline, lineage, epoch, meta, 0, shards, tracker, lateness))
+                              pipeline, lineage, epoch, meta, 0, false, shards, tracker, lateness))
                   .onErrorMap(RedisStateStore::unavailable);
             })
         .toFuture();
+  }
+
+  /**
+   * A whole-pipeline owner does not keep its shards' key order (its own runtime answers {@code
+   * /windows}): the mark that says the order is kept goes, so that a partition owner in cluster
+   * mode later builds it again (open-partition.lua) and readers meanwhile read such a shard whole.
+   */
+  private Mono<Long> withoutKeyOrder(String pipeline, int shard) {
+    return strings.opsForHash().remove(keys.shardMeta(pipeline, shard), KEY_ORDER);
   }
 
   @Override
@@ -243,7 +259,11 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         .thenMany(
             strings.execute(
                 OPEN_PARTITION,
-                List.of(keys.meta(pipeline), meta),
+                List.of(
+                    keys.meta(pipeline),
+                    meta,
+                    keys.shardKeys(pipeline, partition),
+                    keys.shardKeyOrder(pipeline, partition)),
                 List.of(lineage, epoch, Integer.toString(partitions))))
         .collectList()
         .onErrorMap(RedisStateStore::unavailable)
@@ -288,9 +308,8 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         .collectList()
         .map(
             reply -> {
-              // The script's one reply, a list of [watermark, heard, final through], is the Flux's
-              // element.
-              List<?> pairs = reply.size() == 1 ? (List<?>) reply.get(0) : reply;
+              // A list of [watermark, heard, final through] per partition.
+              List<?> pairs = scriptReply(reply);
               List<PartitionWatermark> out = new ArrayList<>(partitions);
               for (int p = 0; p < pairs.size(); p++) {
                 List<?> pair = (List<?>) pairs.get(p);
@@ -315,9 +334,6 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   @Override
   public CompletableFuture<ShardSnapshot> readPartition(
       String pipeline, int partition, String key) {
-    if (key == null) {
-      return readShard(pipeline, partition).onErrorMap(RedisStateStore::unavailable).toFuture();
-    }
     Mono<Optional<Long>> watermark = shardWatermark(pipeline, partition);
     Mono<Map<String, byte[]>> state =
         bytes
@@ -329,6 +345,58 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         .map(t -> new ShardSnapshot(t.getT1().orElse(null), t.getT2(), Map.of()))
         .onErrorMap(RedisStateStore::unavailable)
         .toFuture();
+  }
+
+  @Override
+  public CompletableFuture<ShardSnapshot> readPartitionKeys(
+      String pipeline, int partition, String from, int count) {
+    return bytes
+        .execute(
+            KEY_STATES,
+            List.of(
+                keys.shardMeta(pipeline, partition),
+                keys.shardKeys(pipeline, partition),
+                keys.shardKeyOrder(pipeline, partition)),
+            List.of(from == null ? new byte[0] : utf8(from), number(count)))
+        .collectList()
+        .flatMap(
+            reply -> {
+              List<?> items = scriptReply(reply);
+              String watermark = text(items.get(0));
+              Long shardWatermark = watermark.isEmpty() ? null : Long.parseLong(watermark);
+              if (text(items.get(1)).equals("0")) {
+                return readShard(pipeline, partition)
+                    .doOnNext(whole -> keyStatesRead.add(whole.keys().size()))
+                    .map(whole -> keysFrom(whole, from, count));
+              }
+              Map<String, byte[]> states = new LinkedHashMap<>();
+              for (int i = 2; i + 1 < items.size(); i += 2) {
+                states.put(text(items.get(i)), (byte[]) items.get(i + 1));
+              }
+              keyStatesRead.add(states.size());
+              return Mono.just(new ShardSnapshot(shardWatermark, states, Map.of()));
+            })
+        .onErrorMap(RedisStateStore::unavailable)
+        .toFuture();
+  }
+
+  /**
+   * What key-states.lua reads, taken from a shard read whole: at most {@code count} keys from
+   * {@code from} on, in key order.
+   */
+  private static ShardSnapshot keysFrom(ShardSnapshot whole, String from, int count) {
+    Map<String, byte[]> states = new LinkedHashMap<>();
+    whole.keys().keySet().stream()
+        .filter(k -> from == null || KeyOrder.compare(k, from) >= 0)
+        .sorted(KeyOrder.ORDER)
+        .limit(count)
+        .forEach(k -> states.put(k, whole.keys().get(k)));
+    return new ShardSnapshot(whole.watermark(), states, Map.of());
+  }
+
+  @Override
+  public long keyStatesRead() {
+    return keyStatesRead.sum();
   }
 
   @Override
@@ -349,8 +417,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         .collectList()
         .map(
             reply -> {
-              // The script's one reply, a list, is the Flux's element.
-              List<?> items = reply.size() == 1 ? (List<?>) reply.get(0) : reply;
+              List<?> items = scriptReply(reply);
               if (Long.parseLong(text(items.get(0))) == 0) {
                 return Optional.<IngestResult>empty();
               }
@@ -848,6 +915,10 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
     private final byte[] epoch;
     private final String ownerMeta;
     private final int firstShard;
+
+    /** Whether commits keep the shards' key order (commit.lua): a partition's owner's do. */
+    private final boolean keyOrder;
+
     private final List<ShardSnapshot> shards;
     private final String tracker;
     private final String lateness;
@@ -863,6 +934,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         String epoch,
         String ownerMeta,
         int firstShard,
+        boolean keyOrder,
         List<ShardSnapshot> shards,
         String tracker,
         String lateness) {
@@ -872,6 +944,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       this.epoch = utf8(epoch);
       this.ownerMeta = ownerMeta;
       this.firstShard = firstShard;
+      this.keyOrder = keyOrder;
       this.shards = shards;
       this.tracker = tracker;
       this.lateness = lateness;
@@ -906,13 +979,18 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
           .toFuture();
     }
 
+    /** The keys a commit adds to the shard's key order: none where it is not kept. */
+    private List<String> addedKeys(ShardChanges c) {
+      return keyOrder ? c.added() : List.of();
+    }
+
     @Override
     @SuppressWarnings("unchecked")
     public CompletableFuture<List<String>> commit(Commit commit) {
       if (marker.lost() != null) {
         return CompletableFuture.failedFuture(new StoreLostException(marker.lost()));
       }
-      List<String> scriptKeys = new ArrayList<>(11 + 3 * commit.shards().size());
+      List<String> scriptKeys = new ArrayList<>(11 + 4 * commit.shards().size());
       scriptKeys.add(ownerMeta);
       scriptKeys.add(keys.meta(pipeline));
       scriptKeys.add(keys.results(pipeline));
@@ -925,7 +1003,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       scriptKeys.add(keys.resultsByKey(pipeline));
       scriptKeys.add(keys.resultsExtent(pipeline));
       long number = ++sequence;
-      List<byte[]> args = new ArrayList<>(21 + 4 * commit.shards().size());
+      List<byte[]> args = new ArrayList<>(22 + 5 * commit.shards().size());
       args.add(epoch);
       args.add(number(number));
       args.add(number(state.paneLogMaxLength()));
@@ -952,12 +1030,15 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       args.add(number(refused.limit()));
       args.add(longestWindow(commit.panes()));
       args.add(commit.traceparent() == null ? new byte[0] : ascii(commit.traceparent()));
+      args.add(keyOrder ? ONE : new byte[0]);
       for (ShardChanges c : commit.shards()) {
         int shard = firstShard + c.shard();
         scriptKeys.add(keys.shardKeys(pipeline, shard));
         scriptKeys.add(keys.shardIds(pipeline, shard));
         scriptKeys.add(keys.shardMeta(pipeline, shard));
+        scriptKeys.add(keys.shardKeyOrder(pipeline, shard));
         args.add(packed.pack(p -> c.changed().forEach((key, value) -> p.add(key).add(value))));
+        args.add(packed.pack(p -> addedKeys(c).forEach(key -> p.add(0).add(key))));
         args.add(packed.pack(p -> c.removed().forEach(p::add)));
         args.add(packed.pack(p -> c.ids().forEach((id, expiry) -> p.add(expiry).add(id))));
         args.add(c.watermark() == null ? new byte[0] : number(c.watermark()));
@@ -1123,6 +1204,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
           epoch,
           keys.shardMeta(pipeline, partition),
           partition,
+          true,
           List.of(shard),
           tracker,
           lateness);
@@ -1173,6 +1255,12 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
 
   private static final String FINAL_THROUGH = "finalThrough";
 
+  /**
+   * A shard meta's field naming the owner whose commits keep the shard's key order: readers trust
+   * the order while it is the owner's epoch (open-partition.lua, key-states.lua).
+   */
+  private static final String KEY_ORDER = "keyOrder";
+
   /** The owner's meta's field for its lateness advisor (see LatenessReport). */
   private static final String LATENESS = "lateness";
 
@@ -1190,6 +1278,11 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final Timing[] TIMINGS = Timing.values();
   private static final byte[][] TIMING_NAMES =
       Arrays.stream(TIMINGS).map(t -> ascii(t.name())).toArray(byte[][]::new);
+
+  /** A script's reply, a list: the Flux's one element, or its elements. */
+  private static List<?> scriptReply(List<?> reply) {
+    return reply.size() == 1 && reply.get(0) instanceof List<?> list ? list : reply;
+  }
 
   /** A script's reply (stream ids, hash fields) as one list of strings, however it is nested. */
   private static List<String> flatten(List<?> reply) {
