@@ -2,6 +2,7 @@ package io.eventide.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventide.ops.PrometheusScrape;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -97,17 +98,7 @@ class KafkaPaneSinkTest extends KafkaIntegrationTest {
 
   @Test
   void theOutboxIsScrapedByPrometheus() {
-    String scrape =
-        client
-            .get()
-            .uri("/actuator/prometheus")
-            .exchange()
-            .expectStatus()
-            .isOk()
-            .expectBody(String.class)
-            .returnResult()
-            .getResponseBody();
-    assertThat(scrape)
+    assertThat(PrometheusScrape.text(client))
         .contains("eventide_kafka_send_failures_total ")
         .contains("eventide_kafka_outbox_dropped_total ")
         .contains("eventide_kafka_outbox_pending ");

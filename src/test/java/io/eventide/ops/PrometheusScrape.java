@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** The samples of a Prometheus text exposition. */
-record PrometheusScrape(List<Sample> samples) {
+public record PrometheusScrape(List<Sample> samples) {
   private static final Pattern SAMPLE =
       Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? (\\S+)(?: \\d+)?$");
   private static final Pattern LABEL =
@@ -18,7 +18,7 @@ record PrometheusScrape(List<Sample> samples) {
   record Sample(String name, Map<String, String> labels, double value) {}
 
   /** The text of /actuator/prometheus as the service answers it. */
-  static String text(WebTestClient client) {
+  public static String text(WebTestClient client) {
     return client
         .get()
         .uri("/actuator/prometheus")
