@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The partitions' consumer under a Redis outage (issue 34, likely list, in the fault-and-abuse
@@ -46,27 +45,22 @@ class ClusterConsumerRedisOutageTest {
   void theConsumerRecoversAndNothingAcknowledgedIsLostOrCountedTwice() throws Exception {
     try (StoppableRedis redis = StoppableRedis.start();
         ClusterReplicas replicas =
-            new ClusterReplicas(
-                    redis.url(),
-                    2,
-                    "--spring.data.redis.timeout=500ms",
-                    "--eventide.cluster.apply-timeout=3s")
-                .startAll()) {
+            new ClusterReplicas(redis.url(), 2, ClusterReplicas.QUICK_TO_GIVE_UP).startAll()) {
       replicas.api(0).define(PIPELINE, TestRedis.RUNNING_COUNT);
       Producer producer = new Producer(replicas);
       CompletableFuture<Void> producing = CompletableFuture.runAsync(producer);
       await().atMost(PATIENCE).until(() -> producer.acknowledged.get() >= OUTAGE_AT);
       assertThat(producer.appliedAnswers).as("posts applied before the outage").isNotEmpty();
 
-      double restartsBefore = restarts(replicas);
+      double restartsBefore = replicas.metricSum(RESTARTS);
       redis.stop();
       List<Integer> liveness = new ArrayList<>();
       List<Integer> readiness = new ArrayList<>();
       long outageEnds = System.nanoTime() + OUTAGE.toNanos();
       while (System.nanoTime() < outageEnds) {
         for (int i = 0; i < replicas.count(); i++) {
-          liveness.add(status(replicas.api(i), "/actuator/health/liveness"));
-          readiness.add(status(replicas.api(i), "/actuator/health/readiness"));
+          liveness.add(replicas.status(i, "/actuator/health/liveness"));
+          readiness.add(replicas.status(i, "/actuator/health/readiness"));
         }
         Thread.sleep(250);
       }
@@ -82,19 +76,8 @@ class ClusterConsumerRedisOutageTest {
       for (int i = 0; i < replicas.count(); i++) {
         replicas.awaitReady(i);
       }
-      Map<String, Long> expected = new TreeMap<>();
-      for (int k = 0; k < KEYS; k++) {
-        expected.put("k" + k, (long) BATCHES);
-      }
-      await()
-          .atMost(PATIENCE)
-          .pollInterval(Duration.ofMillis(250))
-          .untilAsserted(
-              () -> {
-                assertThat(counts(replicas.api(0))).isEqualTo(expected);
-                assertThat(counts(replicas.api(1))).isEqualTo(expected);
-              });
-      double restarted = restarts(replicas) - restartsBefore;
+      replicas.awaitResultSums(PIPELINE, KEYS, BATCHES, PATIENCE);
+      double restarted = replicas.metricSum(RESTARTS) - restartsBefore;
 
       System.out.printf(
           "abuse figure: cluster consumer, Redis stopped %d s under load (%d batches of %d"
@@ -116,30 +99,9 @@ class ClusterConsumerRedisOutageTest {
     }
   }
 
-  private static double restarts(ClusterReplicas replicas) throws Exception {
-    double sum = 0;
-    for (int i = 0; i < replicas.count(); i++) {
-      sum += replicas.metric(i, RESTARTS);
-    }
-    return sum;
-  }
-
-  private static int status(LiveApi api, String path) {
-    return api.send(HttpMethod.GET, path, null, null).status();
-  }
-
   private static Map<Integer, Long> tally(List<Integer> statuses) {
     Map<Integer, Long> out = new TreeMap<>();
     statuses.forEach(s -> out.merge(s, 1L, Long::sum));
-    return out;
-  }
-
-  /** Each key's count, its one window's result. */
-  private static Map<String, Long> counts(LiveApi api) {
-    Map<String, Long> out = new TreeMap<>();
-    for (JsonNode r : api.get("/pipelines/" + PIPELINE + "/results").get("results")) {
-      out.put(r.get("key").asString(), r.get("value").asLong());
-    }
     return out;
   }
 

@@ -1,5 +1,6 @@
 package io.eventide.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.eventide.kafka.KafkaTestBroker;
@@ -10,8 +11,11 @@ import io.eventide.state.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.http.HttpMethod;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Replicas of one Eventide deployment in cluster mode, each a child JVM ({@link ChildService}): one
@@ -21,6 +25,14 @@ import org.springframework.http.HttpMethod;
  * thawed, and started again on its port.
  */
 public final class ClusterReplicas implements AutoCloseable {
+  /**
+   * Settings for tests that take Redis away: a Redis command gives up after 500 ms and a post waits
+   * at most 3 s for its records to be applied, so that an outage shows in seconds.
+   */
+  public static final String[] QUICK_TO_GIVE_UP = {
+    "--spring.data.redis.timeout=500ms", "--eventide.cluster.apply-timeout=3s"
+  };
+
   private final String prefix = TestRedis.newKeyPrefix();
   private final String namespace = "t" + UUID.randomUUID().toString().substring(0, 8) + ".";
   private final List<ChildService> replicas = new ArrayList<>();
@@ -96,6 +108,31 @@ public final class ClusterReplicas implements AutoCloseable {
                     == 200);
   }
 
+  /**
+   * Waits until every replica's {@code /results} of {@code pipeline} sum, over every window, to
+   * {@code each} for each of the keys {@code k0} to {@code k<keys - 1>}, and hold no other key.
+   */
+  public void awaitResultSums(String pipeline, int keys, long each, Duration patience) {
+    Map<String, Long> expected = new TreeMap<>();
+    for (int k = 0; k < keys; k++) {
+      expected.put("k" + k, each);
+    }
+    await()
+        .atMost(patience)
+        .pollInterval(Duration.ofMillis(250))
+        .untilAsserted(
+            () -> {
+              for (int i = 0; i < replicas.size(); i++) {
+                Map<String, Long> sums = new TreeMap<>();
+                for (JsonNode r :
+                    api(i).get("/pipelines/" + pipeline + "/results").get("results")) {
+                  sums.merge(r.get("key").asString(), r.get("value").asLong(), Long::sum);
+                }
+                assertThat(sums).as("results of replica %d", i).isEqualTo(expected);
+              }
+            });
+  }
+
   void kill(int i) throws InterruptedException {
     replicas.get(i).kill();
   }
@@ -123,6 +160,20 @@ public final class ClusterReplicas implements AutoCloseable {
   /** The value of a series in replica {@code i}'s Prometheus scrape. */
   public double metric(int i, String series) throws Exception {
     return replicas.get(i).metric(series);
+  }
+
+  /** The sum of a series over every replica's Prometheus scrape. */
+  public double metricSum(String series) throws Exception {
+    double sum = 0;
+    for (int i = 0; i < replicas.size(); i++) {
+      sum += metric(i, series);
+    }
+    return sum;
+  }
+
+  /** The status replica {@code i} answers a GET of {@code path} with, e.g. a health probe. */
+  public int status(int i, String path) {
+    return api(i).send(HttpMethod.GET, path, null, null).status();
   }
 
   public String log(int i) throws Exception {

@@ -43,6 +43,19 @@ public final class StoppableRedis implements AutoCloseable {
   }
 
   /**
+   * A Redis that keeps neither an append-only file nor RDB snapshots, as a restart of one loses
+   * everything: a redis-server child process with {@code appendonly no}, or a container whose
+   * snapshots are turned off.
+   */
+  public static StoppableRedis withoutPersistence() throws Exception {
+    StoppableRedis redis = start(List.of("--appendonly", "no"));
+    if (redis.container != null) {
+      redis.cli("CONFIG", "SET", "save", "");
+    }
+    return redis;
+  }
+
+  /**
    * A replica of {@code primary}, a redis-server child process (replication tests need the binary:
    * two paused containers would not reach each other by address).
    */
