@@ -181,15 +181,18 @@ final class ClusterConsumer implements SmartLifecycle {
     unopened.clear();
     try {
       long refreshed = 0;
+      // Until the registry has answered, a session without topics does not know that there is
+      // nothing to own: it is not in the group, and readiness must not say it is.
+      boolean registryRead = false;
       while (running) {
         long now = System.currentTimeMillis();
         if (now - refreshed >= cluster.subscriptionRefresh().toMillis()) {
-          refresh();
+          registryRead |= refresh();
           refreshed = now;
         }
         if (topics.isEmpty()) {
           Thread.sleep(cluster.pollTimeout().toMillis());
-          joined = true;
+          joined = registryRead;
           continue;
         }
         openUnopened();
@@ -214,14 +217,17 @@ final class ClusterConsumer implements SmartLifecycle {
     }
   }
 
-  /** Subscribes to the ingest topic of every defined pipeline; hands redefinitions on. */
-  private void refresh() {
+  /**
+   * Subscribes to the ingest topic of every defined pipeline; hands redefinitions on. False when
+   * the registry did not answer.
+   */
+  private boolean refresh() {
     List<PipelineDefinition> defined;
     try {
       defined = registry.list().collectList().toFuture().join();
     } catch (RuntimeException e) {
       log.debug("the registry did not answer: {}", e.toString());
-      return;
+      return false;
     }
     Map<String, String> wanted = new HashMap<>();
     for (PipelineDefinition d : defined) {
@@ -239,6 +245,7 @@ final class ClusterConsumer implements SmartLifecycle {
         consumer.subscribe(wanted.values(), new Rebalance());
       }
     }
+    return true;
   }
 
   private void apply(ConsumerRecords<byte[], byte[]> records) {

@@ -101,6 +101,12 @@ class ClusterConsumerRestartTest {
                               + " 1000 ms");
                 }
               });
+      // The new sessions joined while the registry could not be read: they know of no partition
+      // to own, and are not in the group until it answers, which readiness says.
+      await()
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> notInTheGroup(replicas, 0) && notInTheGroup(replicas, 1));
       redis.resume();
       long resumed = System.nanoTime();
 
@@ -127,6 +133,18 @@ class ClusterConsumerRestartTest {
         assertThat(replicas.metric(i, RESTARTS)).as("restarts of replica %d", i).isOne();
       }
     }
+  }
+
+  /** Whether replica {@code i}'s readiness says that it is not in the consumer group. */
+  private static boolean notInTheGroup(ClusterReplicas replicas, int i) {
+    JsonNode cluster =
+        replicas
+            .api(i)
+            .send(HttpMethod.GET, "/actuator/health/readiness", null, null)
+            .body()
+            .at("/components/cluster");
+    return "DOWN".equals(cluster.path("status").asString())
+        && "not in the group".equals(cluster.at("/details/reason").asString());
   }
 
   /** The lineage of the pipeline's definition, as the registry in Redis holds it. */
