@@ -24,7 +24,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * (the default closing behaviour, with allowed lateness) on partitions owned by either replica
  * become final on a stream open on one of them, which learns every partition's progress from the
  * pane log (the other replica's commits wake it; the safety net's poll is off), and {@code
- * /results} on either replica then answers them {@code final: true}.
+ * /results} and the status on either replica then answer them final, while {@code /windows} lists
+ * them no more.
  */
 @ExtendWith(KafkaTestBroker.Stopper.class)
 class ClusterProgressTest {
@@ -90,6 +91,13 @@ class ClusterProgressTest {
         JsonNode fired = stream.progressThrough(end);
         assertThat(fired.get("finalThrough").asString()).isLessThan(finalAt);
         assertThat(finalResults(dashboard)).isZero();
+        // Still open, read from the partitions' state in Redis: not final, and when it will be.
+        JsonNode open = dashboard.get("/pipelines/progress/windows?limit=1000").get("windows");
+        assertThat(open).hasSize(KEYS);
+        for (JsonNode w : open) {
+          assertThat(w.get("final").asBoolean()).isFalse();
+          assertThat(w.get("finalAt").asString()).isEqualTo(finalAt);
+        }
 
         // Past finalAt: the windows close with no pane, and only progress says so.
         producer.watermark("progress", "{\"watermark\": \"" + finalAt + "\"}");
@@ -103,6 +111,8 @@ class ClusterProgressTest {
         JsonNode results = replicas.api(i).get("/pipelines/progress/results?limit=1000");
         assertThat(results.get("finalThrough").asString()).isEqualTo(finalAt);
         assertThat(finalResults(replicas.api(i))).as("final on replica %d", i).isEqualTo(KEYS);
+        JsonNode status = replicas.api(i).get("/pipelines/status").at("/pipelines/0");
+        assertThat(status.get("finalThrough").asString()).as("status on %d", i).isEqualTo(finalAt);
       }
       await()
           .atMost(Duration.ofSeconds(30))
