@@ -11,7 +11,7 @@ export function overview(root) {
     el('h2', {}, 'Pipelines'),
     el('table', { id: 'pipelines' },
       el('thead', {}, el('tr', {},
-        ['Pipeline', 'State', 'Input watermark', 'Lag (s)', 'Events/s', '', 'Late', 'Dropped',
+        ['Pipeline', 'State', 'Input watermark', 'Final through', 'Lag (s)', 'Events/s', '', 'Late', 'Dropped',
           'Panes', 'Open windows', 'Subscribers'].map(h => el('th', {}, h)))),
       body),
     el('p', { class: 'muted' }, 'Live from GET /pipelines/status (server-sent events).'));
@@ -27,6 +27,7 @@ export function overview(root) {
         el('td', {}, el('a', { href: '#/pipelines/' + encodeURIComponent(p.name) }, p.name)),
         el('td', {}, p.state),
         el('td', {}, p.inputWatermark),
+        el('td', { class: 'final-through', title: 'every window whose finalAt is at or before this is final' }, p.finalThrough),
         el('td', { class: 'num' }, number(p.watermarkLagSeconds, 1)),
         el('td', { class: 'num' }, number(p.eventsPerSecond, 1)),
         el('td', {}, spark),

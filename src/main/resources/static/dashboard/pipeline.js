@@ -311,7 +311,7 @@ export function pipelineView(root, name) {
  */
 function reason(w, idleAdvance) {
   const parts = [];
-  if (w.closed) parts.push('closed: its trigger finished, only garbage collection at ' + w.gcTime + ' is left');
+  if (w.closed) parts.push('closed: its trigger finished and its last pane is final, only garbage collection at ' + w.gcTime + ' is left');
   else if (time(w.watermark) <= time(w.endOfWindow)) {
     parts.push('waiting for the watermark (' + w.watermark + ') to pass the end of the window (' + w.endOfWindow + ')' +
       (idleAdvance ? '' : ', which it does only when later events or a watermark post arrive (watermark.idleAdvance is off)'));
@@ -321,6 +321,8 @@ function reason(w, idleAdvance) {
     ? 'new elements since its last pane' : 'no element since its last pane';
   parts.push(since + ', ' + w.elements + ' element' + (w.elements === 1 ? '' : 's') + ' in all, next pane index ' + w.nextPaneIndex);
   parts.push('trigger: ' + w.trigger);
+  // A window leaves /windows when it is collected; its figure in the results is final from then.
+  if (!w.final) parts.push('final when the watermark reaches ' + w.finalAt);
   return parts.join('; ');
 }
 

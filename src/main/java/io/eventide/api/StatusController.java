@@ -5,10 +5,12 @@ import io.eventide.definition.PipelineRegistry;
 import io.eventide.definition.json.Timestamps;
 import io.eventide.ops.PipelineStatus;
 import io.eventide.ops.PipelineStatuses;
+import io.eventide.runtime.RunningPipelines;
 import io.eventide.security.Credentials;
 import io.eventide.sink.OutputProperties;
 import io.eventide.sink.PaneHub;
 import java.time.Duration;
+import java.util.Comparator;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -17,7 +19,6 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -35,14 +36,17 @@ class StatusController {
   private final OutputProperties properties;
   private final StreamPermits permits;
   private final PaneHub hub;
+  private final RunningPipelines runtimes;
 
   StatusController(
       PipelineRegistry registry,
       PipelineStatuses statuses,
       OutputProperties properties,
       StreamPermits permits,
-      PaneHub hub) {
+      PaneHub hub,
+      RunningPipelines runtimes) {
     this.hub = hub;
+    this.runtimes = runtimes;
     this.registry = registry;
     this.statuses = statuses;
     this.properties = properties;
@@ -69,7 +73,7 @@ class StatusController {
               return lasting(
                       Flux.interval(Duration.ZERO, properties.statusInterval())
                           .onBackpressureDrop()
-                          .concatMap(i -> current())
+                          .flatMapSequential(i -> current())
                           .map(
                               json ->
                                   ServerSentEvent.<String>builder()
@@ -103,28 +107,39 @@ class StatusController {
                 ServerSentEvent.<String>builder().event("idle").data(reason.toString()).build()));
   }
 
+  /**
+   * Every pipeline's status, with how far its windows are final: read from the store as {@code
+   * /results} reads it, so that every replica answers alike.
+   */
   private Mono<JsonNode> current() {
     return registry
         .list()
-        .map(PipelineDefinition::name)
         .collectList()
+        .flatMap(
+            definitions -> {
+              statuses.retainOnly(definitions.stream().map(PipelineDefinition::name).toList());
+              return Flux.fromIterable(definitions)
+                  .sort(Comparator.comparing(PipelineDefinition::name))
+                  .flatMapSequential(
+                      d ->
+                          Mono.fromFuture(() -> runtimes.finalThrough(d))
+                              .map(through -> json(statuses.of(d.name()), through)))
+                  .collectList();
+            })
         .map(
-            names -> {
-              statuses.retainOnly(names);
+            pipelines -> {
               ObjectNode out = JsonNodeFactory.instance.objectNode();
-              ArrayNode list = out.putArray("pipelines");
-              for (String name : names.stream().sorted().toList()) {
-                list.add(json(statuses.of(name)));
-              }
+              out.putArray("pipelines").addAll(pipelines);
               return out;
             });
   }
 
-  private static ObjectNode json(PipelineStatus s) {
+  private static JsonNode json(PipelineStatus s, long finalThrough) {
     ObjectNode n = JsonNodeFactory.instance.objectNode();
     n.put("name", s.name());
     n.put("state", s.state().name());
     n.put("inputWatermark", Timestamps.formatWatermark(s.inputWatermark()));
+    n.put("finalThrough", Timestamps.formatWatermark(finalThrough));
     if (Double.isNaN(s.lagSeconds())) {
       n.putNull("watermarkLagSeconds");
     } else {

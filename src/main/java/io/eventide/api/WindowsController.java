@@ -73,6 +73,10 @@ class WindowsController {
       n.put("pendingElements", w.pendingElements());
       n.put("nextPaneIndex", w.nextPaneIndex());
       n.put("closed", w.closed());
+      // Open: final only once its trigger has finished (its last pane said so); any other window
+      // leaves this view in the commit that collects it, when its result in /results turns final.
+      n.put("final", w.closed());
+      n.put("finalAt", Timestamps.format(w.finalAt()));
       n.set("contents", PlainValues.toJson(w.contents()));
       n.put("trigger", w.trigger());
       n.put("endOfWindow", Timestamps.format(w.endOfWindow()));

@@ -243,6 +243,7 @@ public final class EventTimeEngine {
         progress.toString(),
         ws.maxTimestamp(),
         gcTime(ws),
+        finalAt(ws),
         inputWatermark);
   }
 

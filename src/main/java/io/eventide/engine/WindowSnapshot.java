@@ -12,6 +12,8 @@ package io.eventide.engine;
  * @param trigger the trigger's progress in words and numbers
  * @param endOfWindow the watermark must pass this for the window to be on time (its max timestamp)
  * @param gcTime when the watermark passes this the window is closed and its state deleted
+ * @param finalAt the event time after which the window can no longer change, as its panes say it:
+ *     the window is collected once the input watermark reaches it
  * @param watermark the input watermark now
  */
 public record WindowSnapshot(
@@ -25,4 +27,5 @@ public record WindowSnapshot(
     String trigger,
     long endOfWindow,
     long gcTime,
+    long finalAt,
     long watermark) {}

@@ -317,18 +317,27 @@ class PaneLogStreamTest {
   }
 
   private static JsonNode glance(JsonNode status) {
+    return named(status, "glance");
+  }
+
+  /** The pipeline's entry in the status view. */
+  private static JsonNode status(LiveApi api, String pipeline) {
+    return named(api.get("/pipelines/status"), pipeline);
+  }
+
+  private static JsonNode named(JsonNode status, String pipeline) {
     for (JsonNode p : status.get("pipelines")) {
-      if (p.get("name").asString().equals("glance")) {
+      if (p.get("name").asString().equals(pipeline)) {
         return p;
       }
     }
-    throw new AssertionError("no glance in " + status);
+    throw new AssertionError("no " + pipeline + " in " + status);
   }
 
-  /** Results come in pages that continue each other, in window order. */
   /**
    * With allowed lateness and the default closing behaviour no pane closes a window: the stream's
-   * progress says when it became final, and results and snapshots answer final from then on.
+   * progress says when it became final, and results, snapshots and the status answer final from
+   * then on; until then {@code /windows} lists it as not final, with its finalAt, and then no more.
    */
   @Test
   void aWindowClosedWithoutAClosingPaneIsFinalOnceProgressPassesIt() {
@@ -345,12 +354,23 @@ class PaneLogStreamTest {
       stream.progressThrough("2026-01-01T10:01:00.000Z");
       assertThat(api.get("/pipelines/finality/results").at("/results/0/final").asBoolean())
           .isFalse();
+      JsonNode open = api.get("/pipelines/finality/windows").get("windows");
+      assertThat(open).hasSize(1);
+      assertThat(open.get(0).get("final").asBoolean()).isFalse();
+      assertThat(open.get(0).get("closed").asBoolean()).isFalse();
+      assertThat(open.get(0).get("finalAt").asString()).isEqualTo("2026-01-01T10:11:00.000Z");
+      assertThat(status(api, "finality").get("finalThrough").asString())
+          .isEqualTo("2026-01-01T10:01:00.000Z");
 
       api.watermark("finality", "{\"watermark\": \"2026-01-01T10:11:00Z\"}");
       JsonNode progress = stream.progressThrough("2026-01-01T10:11:00.000Z");
       assertThat(progress.get("watermark").asString()).isEqualTo("2026-01-01T10:11:00.000Z");
       assertThat(stream.drained()).as("no pane closes the window").isEmpty();
     }
+    // Collected in the commit that made it final: no longer open, and final everywhere else.
+    assertThat(api.get("/pipelines/finality/windows").get("windows")).isEmpty();
+    assertThat(status(api, "finality").get("finalThrough").asString())
+        .isEqualTo("2026-01-01T10:11:00.000Z");
     JsonNode results = api.get("/pipelines/finality/results");
     assertThat(results.get("finalThrough").asString()).isEqualTo("2026-01-01T10:11:00.000Z");
     assertThat(results.at("/results/0/final").asBoolean()).isTrue();
@@ -363,6 +383,33 @@ class PaneLogStreamTest {
       assertThat(item.data().at("/pane/final").asBoolean()).isTrue();
       assertThat(snapshot.next().type()).isEqualTo("snapshot-end");
     }
+  }
+
+  /**
+   * A window whose trigger has finished is final before it is collected: its last pane said so, and
+   * {@code /windows} lists it final (closed) until the watermark reaches its finalAt.
+   */
+  @Test
+  void aWindowWhoseTriggerFinishedIsListedFinalUntilItIsCollected() {
+    LiveApi api = LiveApi.on(port);
+    api.define(
+        "finished",
+        """
+        {"window": {"type": "fixed", "size": "1m"}, "allowedLateness": "PT10M",
+         "trigger": {"type": "afterWatermark"}, "aggregate": {"type": "sum"}}
+        """);
+    try (PaneStream stream = api.panes("finished", "")) {
+      api.events("finished", array(event("a", "2026-01-01T10:00:30Z", 4)));
+      api.watermark("finished", "{\"watermark\": \"2026-01-01T10:01:00Z\"}");
+      assertThat(stream.nextPane().get("final").asBoolean()).isTrue();
+    }
+    JsonNode closed = api.get("/pipelines/finished/windows?key=a").at("/windows/0");
+    assertThat(closed.get("closed").asBoolean()).isTrue();
+    assertThat(closed.get("final").asBoolean()).isTrue();
+    assertThat(closed.get("finalAt").asString()).isEqualTo("2026-01-01T10:11:00.000Z");
+    assertThat(api.get("/pipelines/finished/results").at("/results/0/final").asBoolean()).isTrue();
+    api.watermark("finished", "{\"watermark\": \"2026-01-01T10:11:00Z\"}");
+    assertThat(api.get("/pipelines/finished/windows").get("windows")).isEmpty();
   }
 
   /** A resumed stream opens with the progress now: never behind one the client saw before. */
@@ -384,6 +431,7 @@ class PaneLogStreamTest {
     }
   }
 
+  /** Results come in pages that continue each other, in window order. */
   @Test
   void resultsPageWithACursor() {
     LiveApi api = LiveApi.on(port);

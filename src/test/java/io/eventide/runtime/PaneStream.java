@@ -23,8 +23,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class PaneStream extends BaseSubscriber<ServerSentEvent<String>>
     implements AutoCloseable {
-  /** An event as received: its SSE type, id and parsed data. */
-  public record Received(String type, String id, JsonNode data) {}
+  /**
+   * An event as received: its SSE type, id and parsed data, and when it arrived ({@link
+   * System#nanoTime}).
+   */
+  public record Received(String type, String id, JsonNode data, long at) {}
 
   private final long initialDemand;
   private final BlockingQueue<Received> events = new LinkedBlockingQueue<>();
@@ -54,7 +57,9 @@ public final class PaneStream extends BaseSubscriber<ServerSentEvent<String>>
       assertThat(sse.comment()).isEqualTo("heartbeat");
       heartbeats.release();
     } else {
-      Received r = new Received(sse.event(), sse.id(), JsonMapper.shared().readTree(sse.data()));
+      Received r =
+          new Received(
+              sse.event(), sse.id(), JsonMapper.shared().readTree(sse.data()), System.nanoTime());
       (PROGRESS.equals(r.type()) ? progress : events).add(r);
       if (PROGRESS.equals(r.type())) {
         opened.countDown();
