@@ -18,6 +18,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A CloudEvent's required attributes over real HTTP: a post that is one CloudEvent (binary or
@@ -90,6 +91,23 @@ class CloudEventAttributesApiTest {
         assertThat(problem.get("errors").toString()).isEqualTo("[" + refusal.error() + "]");
       }
     }
+    // The whole problem, as docs/cloudevents.md and openapi.yaml show it.
+    assertThat(
+            post(
+                    api,
+                    "/pipelines/ce-binary-400/events?wait=applied",
+                    MediaType.APPLICATION_JSON,
+                    DATA,
+                    sale.andThen(h -> h.remove("ce-id")))
+                .body())
+        .isEqualTo(
+            JsonMapper.shared()
+                .readTree(
+                    """
+                    {"title": "Invalid request", "status": 400, "detail": "ce-id is required",
+                     "instance": "/pipelines/ce-binary-400/events",
+                     "errors": [{"path": "ce-id", "reason": "is required"}]}
+                    """));
     assertNothingApplied(api, "ce-binary-400");
 
     // The same headers, right, are an event.
@@ -144,6 +162,15 @@ class CloudEventAttributesApiTest {
         assertThat(problem.get("errors")).hasSize(1);
       }
     }
+    assertThat(post(api, "/pipelines/ce-structured-400/events", STRUCTURED, rows[2][0]).body())
+        .isEqualTo(
+            JsonMapper.shared()
+                .readTree(
+                    """
+                    {"title": "Invalid request", "status": 400, "detail": "/id is required",
+                     "instance": "/pipelines/ce-structured-400/events",
+                     "errors": [{"path": "/id", "reason": "is required"}]}
+                    """));
     assertNothingApplied(api, "ce-structured-400");
   }
 
