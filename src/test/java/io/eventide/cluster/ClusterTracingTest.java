@@ -97,17 +97,14 @@ class ClusterTracingTest {
 
       // Spans are per request and per commit, never per event: one ingest span, no more commit
       // spans than the owners committed (a handful: one a partition the post logged to), and
-      // besides them only the request's own spans, each once. A span per event, on the replica
-      // that took the post or on an owner, would be KEYS more in the trace, of one name.
+      // besides them only the request's own spans (Spring's of the request, its security filter
+      // chain's, the Redis commands it sent), about a dozen in all. A span per event, on the
+      // replica that took the post or on an owner, would be KEYS more in the trace.
       List<ReceivedSpan> traced =
           receiver.spans().stream().filter(s -> s.traceId().equals(trace)).toList();
       assertThat(traced).filteredOn(OtlpReceiver.named("eventide.ingest")).hasSize(1);
       assertThat(commits).hasSizeLessThanOrEqualTo((int) committed(replicas)).hasSizeLessThan(KEYS);
-      assertThat(traced)
-          .hasSizeLessThan(KEYS)
-          .filteredOn(OtlpReceiver.named("eventide.commit").negate())
-          .extracting(ReceivedSpan::name)
-          .doesNotHaveDuplicates();
+      assertThat(traced).hasSizeLessThan(KEYS);
 
       Set<String> spans = new HashSet<>();
       commits.forEach(c -> spans.add(c.traceparent()));
