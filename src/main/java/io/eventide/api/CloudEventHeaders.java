@@ -1,6 +1,7 @@
 package io.eventide.api;
 
 import io.eventide.core.read.CloudEvents;
+import io.eventide.core.read.InvalidEvent;
 import io.eventide.definition.json.InvalidInputException;
 import io.eventide.definition.json.Violation;
 import java.io.ByteArrayOutputStream;
@@ -26,9 +27,12 @@ final class CloudEventHeaders {
   private CloudEventHeaders() {}
 
   /**
-   * The event's attributes by name, in the order of the headers.
+   * The event's attributes by name, in the order of the headers, its required ones checked: a post
+   * of one event whose {@code ce-id} (or {@code ce-specversion}, {@code ce-source}, {@code
+   * ce-type}, {@code ce-time}) is missing or wrong is refused whole, before it is applied.
    *
-   * @throws InvalidInputException naming the header whose value is not percent-encoded UTF-8
+   * @throws InvalidInputException naming the header whose value is not percent-encoded UTF-8, or
+   *     the first header of a required attribute that is missing or wrong, with why
    */
   static Map<String, String> attributes(HttpHeaders headers) {
     Map<String, String> attributes = new LinkedHashMap<>();
@@ -44,6 +48,11 @@ final class CloudEventHeaders {
     String contentType = headers.getFirst(HttpHeaders.CONTENT_TYPE);
     if (contentType != null) {
       attributes.put(CloudEvents.DATA_CONTENT_TYPE, contentType);
+    }
+    InvalidEvent problem = CloudEvents.attributeProblem(attributes);
+    if (problem != null) {
+      // The attribute's pointer, /id, is its header's name without the prefix.
+      throw refused(PREFIX + problem.path().substring(1), problem.reason());
     }
     return attributes;
   }

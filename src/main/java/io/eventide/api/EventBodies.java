@@ -2,6 +2,9 @@ package io.eventide.api;
 
 import io.eventide.core.read.CloudEvents;
 import io.eventide.core.read.EventTexts;
+import io.eventide.core.read.InvalidEvent;
+import io.eventide.definition.json.InvalidInputException;
+import io.eventide.definition.json.Violation;
 import io.eventide.runtime.IngestProperties;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +76,14 @@ class EventBodies {
    * The events of a body read whole, in any {@code format} but NDJSON: one event or a JSON array of
    * them, each the slice of the body it is (the body is checked whole in one streaming pass, and
    * each event is read later in its own), or a binary-mode CloudEvent made of the headers and the
-   * body.
+   * body. A post that is one CloudEvent (structured or binary) has its required attributes checked
+   * here, so that a wrong one refuses the request before anything of it is applied; a batch's
+   * CloudEvents are each refused as events by the reader, without their neighbours.
+   *
+   * @throws MalformedJsonException when the body is not JSON, or not the JSON its format says
+   * @throws InvalidInputException naming the required attribute (by its {@code ce-} header in
+   *     binary mode, else its JSON pointer) of a post of one CloudEvent that is missing or wrong,
+   *     or the element of a CloudEvents batch that is not a JSON object
    */
   EventTexts events(byte[] bytes, EventBodyFormat format, HttpHeaders headers) {
     if (format == EventBodyFormat.CLOUD_EVENT_BINARY) {
@@ -88,7 +98,8 @@ class EventBodies {
       return event;
     }
     EventTexts events = new EventTexts(64);
-    boolean cloudEvents = format.cloudEvents();
+    // What refuses the request once the body has been found to be JSON; null while nothing does.
+    Violation refusal = null;
     try (JsonParser p = requestJson.parser(bytes)) {
       JsonToken root = p.nextToken();
       boolean taken =
@@ -96,11 +107,19 @@ class EventBodies {
               ? format.takesArray()
               : root == JsonToken.START_OBJECT && format.takesObject();
       if (taken && root == JsonToken.START_ARRAY) {
-        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-          event(p, t, bytes, events, cloudEvents);
+        int index = 0;
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken(), index++) {
+          if (format == EventBodyFormat.CLOUD_EVENT_BATCH
+              && t != JsonToken.START_OBJECT
+              && refusal == null) {
+            refusal = new Violation("/" + index, "must be a CloudEvent, a JSON object");
+          }
+          event(p, t, bytes, events, format.cloudEvents());
         }
+      } else if (taken && format == EventBodyFormat.CLOUD_EVENT) {
+        refusal = cloudEvent(p, bytes, events);
       } else if (taken) {
-        event(p, root, bytes, events, cloudEvents);
+        event(p, root, bytes, events, false);
       } else {
         p.skipChildren();
       }
@@ -114,7 +133,22 @@ class EventBodies {
     } catch (JacksonException e) {
       throw new MalformedJsonException(e);
     }
+    if (refusal != null) {
+      throw new InvalidInputException(List.of(refusal));
+    }
     return events;
+  }
+
+  /**
+   * The one CloudEvent of a structured body, the parser at its start, as its slice of the body; its
+   * required attributes are checked in the same pass, and the first that is missing or wrong is
+   * returned (null when none is).
+   */
+  private static Violation cloudEvent(JsonParser p, byte[] body, EventTexts into) {
+    int start = (int) p.currentTokenLocation().getByteOffset();
+    InvalidEvent problem = CloudEvents.attributeProblem(p);
+    into.addCloudEvent(body, start, (int) p.currentLocation().getByteOffset() - start);
+    return problem == null ? null : new Violation(problem.path(), problem.reason());
   }
 
   /**

@@ -3,9 +3,12 @@ package io.eventide.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.kafka.KafkaTestBroker;
+import io.eventide.runtime.BinaryCloudEvent;
 import io.eventide.runtime.LiveApi;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.http.HttpMethod;
@@ -15,7 +18,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * CloudEvents in cluster mode: the replica that takes a batch reads and checks it, and logs each
  * CloudEvent as one; the owners of its partitions, on both replicas, read it as one too (its id
- * de-duplicates it, its attributes are checked again for its dead letter).
+ * de-duplicates it, its attributes are checked again for its dead letter). A post of one CloudEvent
+ * whose required attributes are wrong is refused with 400 before anything of it is logged.
  */
 @ExtendWith(KafkaTestBroker.Stopper.class)
 class ClusterCloudEventsTest {
@@ -74,6 +78,50 @@ class ClusterCloudEventsTest {
       letters
           .get("deadLetters")
           .forEach(letter -> assertThat(letter.get("path").asString()).isEqualTo("/id"));
+
+      // A post of one CloudEvent whose attributes are wrong is refused before it is logged.
+      String log = replicas.namespace() + "ce-cluster.events";
+      long logged = loggedCloudEvents(log);
+      JsonNode structured =
+          logging
+              .send(
+                  HttpMethod.POST,
+                  "/pipelines/ce-cluster/events?wait=applied",
+                  MediaType.parseMediaType("application/cloudevents+json"),
+                  sale(13, false))
+              .expectProblem(400)
+              .body();
+      assertThat(structured.get("detail").asString()).isEqualTo("/id is required");
+      JsonNode binary =
+          logging
+              .send(
+                  HttpMethod.POST,
+                  "/pipelines/ce-cluster/events?wait=applied",
+                  MediaType.APPLICATION_JSON,
+                  "{\"region\": \"r14\", \"amount\": 14}",
+                  BinaryCloudEvent.headers("c14", "/shops/2", "noon"))
+              .expectProblem(400)
+              .body();
+      assertThat(binary.get("detail").asString())
+          .isEqualTo(
+              "ce-time must be an RFC 3339 timestamp such as 2018-04-05T17:31:00Z (got 'noon')");
+      assertThat(loggedCloudEvents(log)).isEqualTo(logged);
+      assertThat(postAndWait(logging, "[" + sale(0, true) + "]").get("duplicates").asInt())
+          .isEqualTo(1);
+      assertThat(replicas.api(0).get("/pipelines/ce-cluster/dead-letters").get("deadLetters"))
+          .hasSize(2);
     }
+  }
+
+  /** How many CloudEvents the ingest topic holds. */
+  private static long loggedCloudEvents(String topic) {
+    return IngestTopic.records(topic).stream()
+        .filter(
+            r -> {
+              Header kind = r.headers().lastHeader("eventide-kind");
+              return kind != null
+                  && new String(kind.value(), StandardCharsets.UTF_8).equals("CLOUD_EVENT");
+            })
+        .count();
   }
 }

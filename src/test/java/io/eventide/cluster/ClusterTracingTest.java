@@ -26,12 +26,14 @@ import org.springframework.http.MediaType;
  * its ingest span in the records' headers, and the partitions' owners, on both replicas, commit it
  * in spans that are children of that ingest span, in the producer's trace; the panes they logged to
  * the pane log in Redis reach Kafka, sent by whichever replica forwards them, carrying their
- * commit's span.
+ * commit's span. No span is made per event.
  */
 @ExtendWith(KafkaTestBroker.Stopper.class)
 class ClusterTracingTest {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
-  private static final int KEYS = 24;
+
+  /** One event a key, all in one post: enough that a span per event could not pass unseen. */
+  private static final int KEYS = 60;
 
   @Test
   void theOwnersCommitsContinueTheProducersTraceAndThePanesCarryThem() throws Exception {
@@ -93,6 +95,17 @@ class ClusterTracingTest {
                     .containsKey("eventide.partition");
               });
 
+      // Spans are per request and per commit, never per event: one ingest span, no more commit
+      // spans than the owners committed (a handful: one a partition the post logged to), and
+      // besides them only the request's own spans (Spring's of the request, its security filter
+      // chain's, the Redis commands it sent), about a dozen in all. A span per event, on the
+      // replica that took the post or on an owner, would be KEYS more in the trace.
+      List<ReceivedSpan> traced =
+          receiver.spans().stream().filter(s -> s.traceId().equals(trace)).toList();
+      assertThat(traced).filteredOn(OtlpReceiver.named("eventide.ingest")).hasSize(1);
+      assertThat(commits).hasSizeLessThanOrEqualTo((int) committed(replicas)).hasSizeLessThan(KEYS);
+      assertThat(traced).hasSizeLessThan(KEYS);
+
       Set<String> spans = new HashSet<>();
       commits.forEach(c -> spans.add(c.traceparent()));
       List<ConsumerRecord<String, byte[]>> panes =
@@ -108,6 +121,17 @@ class ClusterTracingTest {
                               StandardCharsets.UTF_8))
                       .isIn(spans));
     }
+  }
+
+  /** How many commits of the pipeline the replicas made, traced or not. */
+  private static double committed(ClusterReplicas replicas) throws Exception {
+    double commits = 0;
+    for (int i = 0; i < replicas.count(); i++) {
+      double replica =
+          replicas.metric(i, "eventide_state_commit_seconds_count{pipeline=\"traced\"}");
+      commits += Double.isNaN(replica) ? 0 : replica;
+    }
+    return commits;
   }
 
   private static List<ReceivedSpan> commits(OtlpReceiver receiver, String trace) {

@@ -18,7 +18,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * A pipeline's Kafka source takes CloudEvents as the Kafka binding carries them, among plain
  * events: binary mode ({@code ce_} headers, the value the data) and structured mode (a {@code
- * content-type} of the JSON event format, the value the whole event), through a real broker.
+ * content-type} of the JSON event format, the value the whole event), through a real broker. A
+ * record whose attributes are wrong, which no 400 can answer, goes to the dead letters naming the
+ * attribute and why.
  */
 class KafkaCloudEventsTest extends KafkaIntegrationTest {
   private static final String TOPIC = "eventide.ce-kafka.sales";
@@ -86,6 +88,16 @@ class KafkaCloudEventsTest extends KafkaIntegrationTest {
       send(producer, binary(null, "/shops/berlin", "12:00:03"), "{\"key\": \"eu\", \"value\": 50}");
       send(producer, structured(), structuredSale("k3", "application/xml", "eu", 60));
       send(producer, binary("k4", "/shops/berlin", "12:00:04"), null);
+      // Attributes a post of one event would be refused for with a 400: a record cannot be, so it
+      // goes to the dead letters, saying which attribute and why.
+      RecordHeaders noonish = binary("k5", "/shops/berlin", "12:00:05");
+      noonish.remove("ce_time");
+      noonish.add("ce_time", bytes("noon"));
+      send(producer, noonish, "{\"key\": \"eu\", \"value\": 70}");
+      send(
+          producer,
+          structured(),
+          structuredSale("k6", "application/json", "eu", 80).replace("\"1.0\"", "\"0.3\""));
       // A plain event among them, its source the partition.
       send(producer, new RecordHeaders(), event("us", "12:00:05", 10, "p1"));
     }
@@ -100,8 +112,16 @@ class KafkaCloudEventsTest extends KafkaIntegrationTest {
         .untilAsserted(
             () ->
                 assertThat(outputs.deadLetters("ce-kafka", 10).block())
-                    .extracting(d -> d.get("path").asString())
-                    .containsExactlyInAnyOrder("/id", "/datacontenttype", "/data"));
+                    .extracting(d -> d.get("path").asString() + " " + d.get("detail").asString())
+                    .containsExactlyInAnyOrder(
+                        "/id is required",
+                        "/datacontenttype must declare JSON data (application/json, or a type"
+                            + " ending in +json) for the pipeline to read its fields (got"
+                            + " 'application/xml')",
+                        "/data is required: the pipeline reads the event's fields in it",
+                        "/time must be an RFC 3339 timestamp such as 2018-04-05T17:31:00Z (got"
+                            + " 'noon')",
+                        "/specversion must be \"1.0\", the version Eventide reads (got '0.3')"));
     JsonNode xml =
         outputs.deadLetters("ce-kafka", 10).block().stream()
             .filter(d -> d.get("path").asString().equals("/datacontenttype"))

@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.eventide.ops.OtlpReceiver;
 import io.eventide.ops.OtlpReceiver.ReceivedSpan;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -21,10 +24,14 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * Tracing in one process (docs/operations.md#tracing), exported to a real OTLP receiver: a post
  * that carries a producer's {@code traceparent} continues into an ingest span and the span of its
  * commit, in the producer's trace, for events and watermarks, to a pipeline and to a stream; the
- * panes the commit logged reach Kafka carrying the commit's span.
+ * panes the commit logged reach Kafka carrying the commit's span. Spans are per request and per
+ * commit, never per event.
  */
 class TracingTest extends KafkaIntegrationTest {
   private static final OtlpReceiver RECEIVER = OtlpReceiver.start();
+
+  /** The events of one post that would show a span per event, were there one. */
+  private static final int MANY = 200;
 
   private static final String SUM_EVERY_EVENT =
       """
@@ -32,6 +39,8 @@ class TracingTest extends KafkaIntegrationTest {
        "trigger": {"type": "repeatedly", "trigger": {"type": "afterCount", "count": 1}},
        "aggregate": {"type": "sum"}%s}
       """;
+
+  @Autowired MeterRegistry meters;
 
   @DynamicPropertySource
   static void tracing(DynamicPropertyRegistry registry) {
@@ -157,6 +166,56 @@ class TracingTest extends KafkaIntegrationTest {
         .doesNotContainKey("eventide.events");
     ReceivedSpan commit = span(watermarkTrace, named("eventide.commit"));
     assertThat(commit.parentId()).isEqualTo(posted.spanId());
+  }
+
+  /**
+   * Spans are per request and per commit, never per event: a post of {@link #MANY} events in one
+   * request is one ingest span and no more commit spans than the pipeline committed (here one,
+   * applying them all), and its trace holds nothing else but the request's own span. A span per
+   * event would be {@link #MANY} spans more, in the trace or, without a parent, in the spans
+   * exported since the post; the ones ended before the ingest and commit spans were exported before
+   * them (one exporter, its queue in the order spans end), so they would be counted here.
+   */
+  @Test
+  void aPostOfManyEventsIsOneIngestSpanAndNoSpanPerEvent() {
+    define("traced-many", SUM_EVERY_EVENT.formatted(""));
+    String trace = "6e0c63257de34c92bf9efcd03927272e";
+    int exportedBefore = RECEIVER.spans().size();
+    List<String> events = new ArrayList<>();
+    for (int i = 0; i < MANY; i++) {
+      events.add(event("k" + i % 7, "12:0" + i % 10 + ":00", 1, "many-" + i));
+    }
+    post(
+            "/pipelines/traced-many/events",
+            "00-" + trace + "-00f067aa0ba902b7-01",
+            "[" + String.join(",", events) + "]")
+        .expectStatus()
+        .isEqualTo(HttpStatus.ACCEPTED);
+
+    ReceivedSpan ingest = span(trace, named("eventide.ingest"));
+    assertThat(ingest.attributes()).containsEntry("eventide.events", Integer.toString(MANY));
+    span(trace, named("eventide.commit"));
+    List<ReceivedSpan> exported = RECEIVER.spans();
+    List<ReceivedSpan> traced = exported.stream().filter(s -> s.traceId().equals(trace)).toList();
+    assertThat(traced).filteredOn(named("eventide.ingest")).hasSize(1);
+    List<ReceivedSpan> commitSpans = traced.stream().filter(named("eventide.commit")).toList();
+    long commits =
+        meters.get("eventide.state.commit").tag("pipeline", "traced-many").timer().count();
+    assertThat(commitSpans).hasSizeBetween(1, (int) commits);
+    assertThat(commits).isLessThanOrEqualTo(3);
+    assertThat(commitSpans)
+        .allSatisfy(c -> assertThat(c.parentId()).isEqualTo(ingest.spanId()))
+        .extracting(c -> Integer.parseInt(c.attributes().get("eventide.events")))
+        .containsExactly(MANY);
+    // Besides: the request's own spans (Spring's of the HTTP request and of its security filter
+    // chain), each once, a handful whatever the number of events; none of an event.
+    assertThat(traced)
+        .hasSizeLessThan(MANY / 10)
+        .filteredOn(named("eventide.commit").negate())
+        .extracting(ReceivedSpan::name)
+        .doesNotHaveDuplicates()
+        .contains("eventide.ingest", "http post /pipelines/{name}/events");
+    assertThat(exported.size() - exportedBefore).isLessThan(MANY / 10);
   }
 
   @Test

@@ -1,6 +1,8 @@
 package io.eventide.core.read;
 
+import io.eventide.definition.json.Timestamps;
 import java.util.Base64;
+import java.util.Map;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
@@ -10,7 +12,9 @@ import tools.jackson.databind.JsonNode;
  * event by one reading: the envelope's members are taken in the same streaming pass as the
  * pipeline's pointers inside its {@code data} ({@link FieldPointers#findIn}), extension attributes
  * are skipped without being built, and the attributes are checked against the specification once
- * the event is read ({@link #problem()}).
+ * the event is read ({@link #problem()}). An event post that is one CloudEvent has only its
+ * attributes read and checked ({@link #readAttributes}, {@link #attributeProblem()}), so that it is
+ * refused whole before anything of it is applied.
  */
 final class CloudEventEnvelope {
   static final String SPEC_VERSION_PATH = "/specversion";
@@ -39,6 +43,9 @@ final class CloudEventEnvelope {
   private final FieldValue contentType = new FieldValue();
   private final FieldValue dataBase64 = new FieldValue();
   private Data data = Data.ABSENT;
+
+  /** The {@code time} in epoch milliseconds, once {@link #attributeProblem()} found it valid. */
+  private long timeMillis;
 
   /** {@code data_base64} decoded, once it has been; else null. */
   private byte[] decoded;
@@ -84,6 +91,35 @@ final class CloudEventEnvelope {
     data = d == null || d.isNull() ? Data.ABSENT : d.isObject() ? Data.OBJECT : Data.OTHER;
   }
 
+  /**
+   * Reads only the attributes of the event the parser is at the start of, to its end: everything
+   * else, {@code data} included, is skipped.
+   */
+  void readAttributes(JsonParser p) {
+    clear();
+    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+      FieldValue attribute = attribute(p.currentName());
+      JsonToken value = p.nextToken();
+      if (attribute != null) {
+        attribute.read(p, value, false, null);
+      } else {
+        p.skipChildren();
+      }
+    }
+  }
+
+  /** Takes the attributes of a binary-mode event, by name; every one is a string. */
+  void readAttributes(Map<String, String> attributes) {
+    clear();
+    attributes.forEach(
+        (name, value) -> {
+          FieldValue attribute = attribute(name);
+          if (attribute != null) {
+            attribute.setString(value);
+          }
+        });
+  }
+
   private void clear() {
     specVersion.clear();
     id.clear();
@@ -120,10 +156,20 @@ final class CloudEventEnvelope {
 
   /**
    * What makes the event no CloudEvent Eventide can read, with the attribute to blame; null when
-   * nothing does. The required attributes come first, in the specification's order; a {@code time}
-   * is read with the event ({@link EventReader}), since it may be left out.
+   * nothing does: its attributes first ({@link #attributeProblem()}), then its data.
    */
   InvalidEvent problem() {
+    InvalidEvent invalid = attributeProblem();
+    return invalid != null ? invalid : dataProblem();
+  }
+
+  /**
+   * The first required attribute that is missing or wrong, in the specification's order ({@code
+   * specversion}, {@code id}, {@code source}, {@code type}), then a {@code time} that is given but
+   * is no RFC 3339 time; null when they are all right. The data is not looked at: a time left out
+   * may be in it.
+   */
+  InvalidEvent attributeProblem() {
     InvalidEvent invalid = required(specVersion, SPEC_VERSION_PATH);
     if (invalid != null) {
       return invalid;
@@ -154,7 +200,23 @@ final class CloudEventEnvelope {
       return new InvalidEvent(SOURCE_PATH, problem);
     }
     invalid = required(type, TYPE_PATH);
-    return invalid != null ? invalid : dataProblem();
+    return invalid != null ? invalid : timeProblem();
+  }
+
+  /** A {@code time} that is given must be an RFC 3339 string; it is parsed here, once. */
+  private InvalidEvent timeProblem() {
+    if (!time.present()) {
+      return null;
+    }
+    if (!time.isString()) {
+      return new InvalidEvent(TIME_PATH, Timestamps.RFC_3339 + ", as a string");
+    }
+    try {
+      timeMillis = Timestamps.parseRfc3339(time.string());
+      return null;
+    } catch (IllegalArgumentException e) {
+      return new InvalidEvent(TIME_PATH, e.getMessage());
+    }
   }
 
   /** A required string attribute's problem: absent, not a string, or empty. */
@@ -224,8 +286,13 @@ final class CloudEventEnvelope {
     return source.string();
   }
 
-  /** The {@code time} attribute, which may be absent. */
-  FieldValue time() {
-    return time;
+  /** Whether the event has a {@code time}. */
+  boolean hasTime() {
+    return time.present();
+  }
+
+  /** The {@code time} in epoch milliseconds; only once {@link #problem()} found none. */
+  long timeMillis() {
+    return timeMillis;
   }
 }

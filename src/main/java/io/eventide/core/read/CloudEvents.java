@@ -62,6 +62,28 @@ public final class CloudEvents {
   }
 
   /**
+   * What is wrong with the required attributes of the structured CloudEvent the parser is at the
+   * start of ({@code specversion}, {@code id}, {@code source}, {@code type}, and a {@code time}
+   * that is given), as {@link EventReader} would refuse it; null when nothing is. The parser is
+   * left at the event's end; its data is skipped, not read.
+   */
+  public static InvalidEvent attributeProblem(JsonParser p) {
+    CloudEventEnvelope envelope = new CloudEventEnvelope();
+    envelope.readAttributes(p);
+    return envelope.attributeProblem();
+  }
+
+  /**
+   * Like {@link #attributeProblem(JsonParser)}, for a binary-mode event's attributes by name (lower
+   * case, without the binding's prefix).
+   */
+  public static InvalidEvent attributeProblem(Map<String, String> attributes) {
+    CloudEventEnvelope envelope = new CloudEventEnvelope();
+    envelope.readAttributes(attributes);
+    return envelope.attributeProblem();
+  }
+
+  /**
    * A binary-mode event as one JSON object of the JSON event format: each attribute a string member
    * (an extension's too), then the data, as it came when {@code datacontenttype} declares JSON or
    * is absent (the format's default) and the data is one JSON value; else as {@code data_base64},

@@ -9,7 +9,6 @@ import io.eventide.definition.NamedAggregate;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.json.JsonSyntaxError;
 import io.eventide.definition.json.PlainValues;
-import io.eventide.definition.json.Timestamps;
 import io.eventide.engine.aggregate.Aggregate;
 import io.eventide.engine.aggregate.NamedAggregates;
 import java.util.ArrayList;
@@ -454,17 +453,10 @@ public final class EventReader {
     }
     String timestampPath;
     long time;
-    if (inData && cloudEvent.time().present()) {
+    if (inData && cloudEvent.hasTime()) {
+      // Checked with the attributes, before the data was.
       timestampPath = CloudEventEnvelope.TIME_PATH;
-      FieldValue timeValue = cloudEvent.time();
-      if (!timeValue.isString()) {
-        return new InvalidEvent(timestampPath, Timestamps.RFC_3339 + ", as a string");
-      }
-      try {
-        time = Timestamps.parseRfc3339(timeValue.string());
-      } catch (IllegalArgumentException e) {
-        return new InvalidEvent(timestampPath, e.getMessage());
-      }
+      time = cloudEvent.timeMillis();
     } else {
       timestampPath = inData ? dataTimestampPath : pointers.timestamp();
       FieldValue timestampValue = values[timestamp];

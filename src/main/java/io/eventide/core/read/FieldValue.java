@@ -89,6 +89,12 @@ final class FieldValue {
     }
   }
 
+  /** Takes a string value. */
+  void setString(String string) {
+    kind = Kind.STRING;
+    text = string;
+  }
+
   /** Whether there is a value: JSON null counts as none. */
   boolean present() {
     return kind != Kind.ABSENT;

@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * CloudEvents in the JSON event format, read by {@link EventReader} in one streaming pass: the
@@ -157,12 +160,8 @@ class CloudEventReaderTest {
     }
   }
 
-  /**
-   * The HTTP binding's binary example (its headers, and JSON data as the body) reads as the same
-   * event as the structured one; so does the Kafka binding's, whose headers are not encoded.
-   */
-  @Test
-  void aBinaryModeEventReadsAsItsStructuredForm() {
+  /** The attributes of the HTTP binding's binary example, from its headers, by name. */
+  private static Map<String, String> bindingExample() {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("specversion", "1.0");
     headers.put("type", "com.example.someevent");
@@ -172,6 +171,16 @@ class CloudEventReaderTest {
     headers.put("comexampleextension1", "value");
     headers.put("comexampleothervalue", "5");
     headers.put("datacontenttype", "application/json; charset=utf-8");
+    return headers;
+  }
+
+  /**
+   * The HTTP binding's binary example (its headers, and JSON data as the body) reads as the same
+   * event as the structured one; so does the Kafka binding's, whose headers are not encoded.
+   */
+  @Test
+  void aBinaryModeEventReadsAsItsStructuredForm() {
+    Map<String, String> headers = bindingExample();
     byte[] data =
         "{\n  \"appinfoA\" : \"abc\",\n  \"appinfoB\" : 123,\n  \"appinfoC\" : true\n}"
             .getBytes(StandardCharsets.UTF_8);
@@ -223,76 +232,142 @@ class CloudEventReaderTest {
   private static final String REQUIRED =
       "'specversion':'1.0','id':'e1','source':'/sensors/1','type':'reading'";
 
+  private static final String DATA = ",'time':'2018-04-05T17:31:00Z','data':{'key':'k','value':1}}";
+  private static final String AT = "{" + REQUIRED + ",'time':'2018-04-05T17:31:00Z',";
+  private static final String ENVELOPE = "{" + REQUIRED + ",";
+
+  /**
+   * CloudEvents whose required attributes, or a time given, are missing or wrong: each row the
+   * event, the path refused and why. The attributes alone say so, without the data.
+   */
+  private static final String[][] WRONG_ATTRIBUTES = {
+    {"{'id':'e1','source':'/s','type':'t'" + DATA, "/specversion", "is required"},
+    {
+      "{'specversion':'0.3','id':'e1','source':'/s','type':'t'" + DATA,
+      "/specversion",
+      "must be \"1.0\", the version Eventide reads (got '0.3')"
+    },
+    {
+      "{'specversion':1.0,'id':'e1','source':'/s','type':'t'" + DATA,
+      "/specversion",
+      "must be a string"
+    },
+    {"{'specversion':'1.0','source':'/s','type':'t'" + DATA, "/id", "is required"},
+    {"{'specversion':'1.0','id':7,'source':'/s','type':'t'" + DATA, "/id", "must be a string"},
+    {"{'specversion':'1.0','id':'','source':'/s','type':'t'" + DATA, "/id", "must not be empty"},
+    {
+      "{'specversion':'1.0','id':'" + "x".repeat(257) + "','source':'/s','type':'t'" + DATA,
+      "/id",
+      "must be at most 256 characters (got 257)"
+    },
+    {"{'specversion':'1.0','id':'e1','type':'t'" + DATA, "/source", "is required"},
+    {
+      "{'specversion':'1.0','id':'e1','source':'a\\u0001','type':'t'" + DATA,
+      "/source",
+      "must not contain control characters (U+0001 at 1)"
+    },
+    {"{'specversion':'1.0','id':'e1','source':'/s'" + DATA, "/type", "is required"},
+    {"{'specversion':'1.0','id':'e1','source':'/s','type':null" + DATA, "/type", "is required"},
+    {
+      ENVELOPE + "'time':'yesterday','data':{'key':'k','value':1}}",
+      "/time",
+      "must be an RFC 3339 timestamp such as 2018-04-05T17:31:00Z (got 'yesterday')"
+    },
+    {
+      ENVELOPE + "'time':1522949460000,'data':{'key':'k','value':1}}",
+      "/time",
+      "must be an RFC 3339 timestamp such as 2018-04-05T17:31:00Z, as a string"
+    },
+    // Wrong attributes are named before wrong data.
+    {
+      ENVELOPE + "'time':'1969-12-31T23:59:59Z','data':[]}",
+      "/time",
+      "must not be before" + " 1970-01-01T00:00:00Z (got -1000 ms)"
+    },
+  };
+
+  /** CloudEvents whose attributes are right but whose data is not: each row as above. */
+  private static final String[][] WRONG_DATA = {
+    {
+      ENVELOPE + "'data':{'key':'k','value':1}}",
+      "/time",
+      "is required, or a timestamp at /data/timestamp"
+    },
+    {AT + "'data':{'value':1}}", "/data/key", "is required"},
+    {AT + "'data':{'key':'k','value':'x'}}", "/data/value", "must be a finite number"},
+    {AT + "'data':null}", "/data", "is required: the pipeline reads the event's fields in it"},
+    {AT + "'data':[{'key':'k'}]}", "/data", "must be a JSON object"},
+    {ENVELOPE + "'datacontenttype':7,'data':{}}", "/datacontenttype", "must be a string"},
+    {ENVELOPE + "'data':{},'data_base64':'e30='}", "/data_base64", "must not be given with data"},
+    {ENVELOPE + "'data_base64':'not base64!'}", "/data_base64", "must be Base64 (RFC 4648)"},
+    {
+      ENVELOPE + "'data_base64':'" + base64("hello") + "'}",
+      "/data_base64",
+      "must hold JSON: 'hello' is not a JSON value at column 1"
+    },
+    {
+      ENVELOPE + "'data_base64':'" + base64("[1]") + "'}", "/data_base64", "must hold a JSON object"
+    },
+  };
+
   @Test
   void namesTheRequiredAttributeThatIsMissingOrWrong() {
-    String data = ",'time':'2018-04-05T17:31:00Z','data':{'key':'k','value':1}}";
-    String at = "{" + REQUIRED + ",'time':'2018-04-05T17:31:00Z',";
-    String envelope = "{" + REQUIRED + ",";
-    // Each row: a CloudEvent, the path refused and why.
-    String[][] rows = {
-      {"{'id':'e1','source':'/s','type':'t'" + data, "/specversion", "is required"},
-      {
-        "{'specversion':'0.3','id':'e1','source':'/s','type':'t'" + data,
-        "/specversion",
-        "must be \"1.0\", the version Eventide reads (got '0.3')"
-      },
-      {
-        "{'specversion':1.0,'id':'e1','source':'/s','type':'t'" + data,
-        "/specversion",
-        "must be a string"
-      },
-      {"{'specversion':'1.0','source':'/s','type':'t'" + data, "/id", "is required"},
-      {"{'specversion':'1.0','id':7,'source':'/s','type':'t'" + data, "/id", "must be a string"},
-      {"{'specversion':'1.0','id':'','source':'/s','type':'t'" + data, "/id", "must not be empty"},
-      {
-        "{'specversion':'1.0','id':'" + "x".repeat(257) + "','source':'/s','type':'t'" + data,
-        "/id",
-        "must be at most 256 characters (got 257)"
-      },
-      {"{'specversion':'1.0','id':'e1','type':'t'" + data, "/source", "is required"},
-      {
-        "{'specversion':'1.0','id':'e1','source':'a\\u0001','type':'t'" + data,
-        "/source",
-        "must not contain control characters (U+0001 at 1)"
-      },
-      {"{'specversion':'1.0','id':'e1','source':'/s'" + data, "/type", "is required"},
-      {"{'specversion':'1.0','id':'e1','source':'/s','type':null" + data, "/type", "is required"},
-      {
-        envelope + "'time':'yesterday','data':{'key':'k','value':1}}",
-        "/time",
-        "must be an RFC 3339 timestamp such as 2018-04-05T17:31:00Z (got 'yesterday')"
-      },
-      {
-        envelope + "'time':1522949460000,'data':{'key':'k','value':1}}",
-        "/time",
-        "must be an RFC 3339 timestamp such as 2018-04-05T17:31:00Z, as a string"
-      },
-      {
-        envelope + "'data':{'key':'k','value':1}}",
-        "/time",
-        "is required, or a timestamp at /data/timestamp"
-      },
-      {at + "'data':{'value':1}}", "/data/key", "is required"},
-      {at + "'data':{'key':'k','value':'x'}}", "/data/value", "must be a finite number"},
-      {at + "'data':null}", "/data", "is required: the pipeline reads the event's fields in it"},
-      {at + "'data':[{'key':'k'}]}", "/data", "must be a JSON object"},
-      {envelope + "'datacontenttype':7,'data':{}}", "/datacontenttype", "must be a string"},
-      {envelope + "'data':{},'data_base64':'e30='}", "/data_base64", "must not be given with data"},
-      {envelope + "'data_base64':'not base64!'}", "/data_base64", "must be Base64 (RFC 4648)"},
-      {
-        envelope + "'data_base64':'" + base64("hello") + "'}",
-        "/data_base64",
-        "must hold JSON: 'hello' is not a JSON value at column 1"
-      },
-      {
-        envelope + "'data_base64':'" + base64("[1]") + "'}",
-        "/data_base64",
-        "must hold a JSON object"
-      },
-      {"[" + REQUIRED.replace(':', ',') + "]", "", "must be a JSON object"},
-    };
+    List<String[]> rows = new ArrayList<>(List.of(WRONG_ATTRIBUTES));
+    rows.addAll(List.of(WRONG_DATA));
+    rows.add(new String[] {"[" + REQUIRED.replace(':', ',') + "]", "", "must be a JSON object"});
     for (String[] row : rows) {
       assertThat(read(DEFAULTS, row[0])).as(row[0]).isEqualTo(new InvalidEvent(row[1], row[2]));
+    }
+  }
+
+  /**
+   * What a post of one CloudEvent is refused for before it is applied: its attributes, checked
+   * alone in one pass that skips the data, to the verdict the reader gives; data that is wrong is
+   * left to the reader.
+   */
+  @Test
+  void checksTheAttributesAloneToTheReadersVerdict() {
+    for (String[] row : WRONG_ATTRIBUTES) {
+      assertThat(attributeProblem(row[0])).as(row[0]).isEqualTo(new InvalidEvent(row[1], row[2]));
+    }
+    for (String[] row : WRONG_DATA) {
+      assertThat(attributeProblem(row[0])).as(row[0]).isNull();
+    }
+    assertThat(attributeProblem(C234)).isNull();
+  }
+
+  /** A binary-mode event's attributes, every one a string, are checked alike. */
+  @Test
+  void checksABinaryModeEventsAttributesByName() {
+    Map<String, String> attributes = bindingExample();
+    assertThat(CloudEvents.attributeProblem(attributes)).isNull();
+    attributes.remove("time");
+    assertThat(CloudEvents.attributeProblem(attributes)).isNull();
+    attributes.put("time", "noon");
+    assertThat(CloudEvents.attributeProblem(attributes))
+        .isEqualTo(
+            new InvalidEvent(
+                "/time",
+                "must be an RFC 3339 timestamp such as 2018-04-05T17:31:00Z (got 'noon')"));
+    attributes.put("time", "2018-04-05t17:31:00z");
+    attributes.put("source", "");
+    assertThat(CloudEvents.attributeProblem(attributes))
+        .isEqualTo(new InvalidEvent("/source", "must not be empty"));
+    attributes.remove("id");
+    assertThat(CloudEvents.attributeProblem(attributes))
+        .isEqualTo(new InvalidEvent("/id", "is required"));
+    attributes.put("specversion", "0.3");
+    assertThat(CloudEvents.attributeProblem(attributes).path()).isEqualTo("/specversion");
+  }
+
+  /** {@link CloudEvents#attributeProblem(JsonParser)} of one CloudEvent, which it reads whole. */
+  private static InvalidEvent attributeProblem(String text) {
+    try (JsonParser p = JsonMapper.shared().createParser(text.replace('\'', '"'))) {
+      p.nextToken();
+      InvalidEvent problem = CloudEvents.attributeProblem(p);
+      assertThat(p.currentToken()).as(text).isEqualTo(JsonToken.END_OBJECT);
+      assertThat(p.nextToken()).as(text).isNull();
+      return problem;
     }
   }
 
