@@ -131,6 +131,10 @@ public final class Timestamps {
    * @throws IllegalArgumentException with a reason fit for a violation
    */
   public static long parseRfc3339(String text) {
+    long millis = parseCommonForm(text);
+    if (millis != NOT_COMMON) {
+      return inRange(millis);
+    }
     String upper =
         text.indexOf('t') < 0 && text.indexOf('z') < 0 ? text : text.toUpperCase(Locale.ROOT);
     try {
@@ -182,11 +186,127 @@ public final class Timestamps {
   }
 
   private static long parseIso(String text) {
+    long millis = parseCommonForm(text);
+    if (millis != NOT_COMMON) {
+      return millis;
+    }
     try {
       return DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(text, Instant::from).toEpochMilli();
     } catch (DateTimeException | ArithmeticException e) {
       throw new IllegalArgumentException(
           EXPECTED + " with a zone, such as 2024-05-01T12:00:00Z (got '" + text + "')");
     }
+  }
+
+  /** What {@link #parseCommonForm} answers for a text it leaves to the formatter. */
+  static final long NOT_COMMON = Long.MIN_VALUE;
+
+  /**
+   * The form nearly every producer writes, {@code 2024-05-01T12:00:00[.fraction](Z|±hh:mm)} in
+   * years 1970 to 9999, read digit by digit; NOT_COMMON for any other text, valid or not, which the
+   * formatter then reads or refuses as before. It accepts only texts the formatter accepts, with
+   * the same value (the formatter reads {@code t} and {@code z} in either case too): parsing with
+   * the formatter cost about a microsecond an event, a fifth of what reading a CloudEvent costs.
+   */
+  static long parseCommonForm(String s) {
+    int n = s.length();
+    if (n < 20
+        || s.charAt(4) != '-'
+        || s.charAt(7) != '-'
+        || (s.charAt(10) | 0x20) != 't'
+        || s.charAt(13) != ':'
+        || s.charAt(16) != ':') {
+      return NOT_COMMON;
+    }
+    int year = number(s, 0, 4);
+    int month = number(s, 5, 2);
+    int day = number(s, 8, 2);
+    int hour = number(s, 11, 2);
+    int minute = number(s, 14, 2);
+    int second = number(s, 17, 2);
+    if (year < 1970
+        || month < 1
+        || month > 12
+        || day < 1
+        || day > daysInMonth(year, month)
+        || hour < 0
+        || hour > 23
+        || minute < 0
+        || minute > 59
+        || second < 0
+        || second > 59) {
+      return NOT_COMMON;
+    }
+    int at = 19;
+    int millis = 0;
+    if (s.charAt(at) == '.') {
+      int digits = 0;
+      while (at + 1 < n && isDigit(s.charAt(at + 1))) {
+        at++;
+        digits++;
+        if (digits <= 3) {
+          millis = millis * 10 + (s.charAt(at) - '0');
+        }
+      }
+      if (digits == 0 || digits > 9) {
+        return NOT_COMMON;
+      }
+      for (int d = digits; d < 3; d++) {
+        millis *= 10;
+      }
+      at++;
+    }
+    int offsetSeconds;
+    if (at == n - 1 && (s.charAt(at) | 0x20) == 'z') {
+      offsetSeconds = 0;
+    } else if (at == n - 6
+        && (s.charAt(at) == '+' || s.charAt(at) == '-')
+        && s.charAt(at + 3) == ':') {
+      int offsetHours = number(s, at + 1, 2);
+      int offsetMinutes = number(s, at + 4, 2);
+      if (offsetHours < 0 || offsetHours > 17 || offsetMinutes < 0 || offsetMinutes > 59) {
+        return NOT_COMMON;
+      }
+      offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (s.charAt(at) == '-' ? -1 : 1);
+    } else {
+      return NOT_COMMON;
+    }
+    long seconds = epochDay(year, month, day) * 86_400L + hour * 3600L + minute * 60L + second;
+    return (seconds - offsetSeconds) * 1000L + millis;
+  }
+
+  /** The decimal number of {@code width} digits at {@code at}, or -1 if one is no digit. */
+  private static int number(String s, int at, int width) {
+    int value = 0;
+    for (int i = at; i < at + width; i++) {
+      char c = s.charAt(i);
+      if (!isDigit(c)) {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private static int daysInMonth(int year, int month) {
+    return switch (month) {
+      case 2 -> (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
+      case 4, 6, 9, 11 -> 30;
+      default -> 31;
+    };
+  }
+
+  /** Days since 1970-01-01 of a civil date, the inverse of the arithmetic in {@link #format}. */
+  private static long epochDay(int year, int month, int day) {
+    int y = month <= 2 ? year - 1 : year;
+    int era = y / 400;
+    int yearOfEra = y - era * 400;
+    int dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+    int dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+    return era * 146_097L + dayOfEra - 719_468;
   }
 }

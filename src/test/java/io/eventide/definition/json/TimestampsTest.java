@@ -110,4 +110,90 @@ class TimestampsTest {
     assertThat(Timestamps.parseWatermark(json("\"+inf\""))).isEqualTo(Time.MAX);
     assertThat(Timestamps.parseWatermark(json("25"))).isEqualTo(25);
   }
+
+  /**
+   * The common form is read digit by digit; every text it reads must be one the formatter reads to
+   * the same instant, and it must read the forms producers write (else the shortcut is dead code).
+   * Texts near that form, one character changed, probe its edges: what it leaves, the formatter
+   * reads or refuses as before.
+   */
+  @Test
+  void readsTheCommonFormAsTheFormatterDoesAndLeavesEveryOtherTextToIt() {
+    Random random = new Random(33);
+    String alphabet = "0123456789-:+.TtZz x";
+    int common = 0;
+    int mutatedCommon = 0;
+    for (int i = 0; i < 200_000; i++) {
+      long millis = Math.floorMod(random.nextLong(), Timestamps.LATEST + 1);
+      String text = commonForm(millis, random);
+      long read = Timestamps.parseCommonForm(text);
+      if (read != Timestamps.NOT_COMMON) {
+        common++;
+        assertThat(read).as(text).isEqualTo(formatterReads(text));
+      }
+      char[] mutated = text.toCharArray();
+      mutated[random.nextInt(mutated.length)] = alphabet.charAt(random.nextInt(alphabet.length()));
+      String near = new String(mutated);
+      long readNear = Timestamps.parseCommonForm(near);
+      if (readNear != Timestamps.NOT_COMMON) {
+        mutatedCommon++;
+        assertThat(readNear).as(near).isEqualTo(formatterReads(near));
+      }
+    }
+    assertThat(common).as("texts of the common form read by the shortcut").isGreaterThan(150_000);
+    assertThat(mutatedCommon).isPositive();
+    for (String edge :
+        List.of(
+            "2024-02-29T00:00:00Z",
+            "2023-02-29T00:00:00Z",
+            "2100-02-29T00:00:00Z",
+            "2000-02-29T23:59:59.999999999+17:59",
+            "1970-01-01T00:00:00-00:01",
+            "1969-12-31T23:59:59Z",
+            "9999-12-31T23:59:59.999Z",
+            "2026-01-01T24:00:00Z",
+            "2026-01-01T10:00:60Z",
+            "2026-01-01T10:00:00+18:00",
+            "2026-01-01T10:00:00.Z",
+            "2026-01-01T10:00:00.1234567891Z",
+            "2026-01-01T10:00Z",
+            "2026-01-01T10:00:00+01:00:30")) {
+      long read = Timestamps.parseCommonForm(edge);
+      if (read != Timestamps.NOT_COMMON) {
+        assertThat(read).as(edge).isEqualTo(formatterReads(edge));
+      }
+    }
+  }
+
+  /** {@code millis} written as producers do: a fraction of 0 to 9 digits, Z or an offset. */
+  private static String commonForm(long millis, Random random) {
+    int offsetMinutes = random.nextInt(4) == 0 ? 0 : random.nextInt(2 * 18 * 60 + 1) - 18 * 60;
+    String local =
+        Instant.ofEpochMilli(millis)
+            .atOffset(java.time.ZoneOffset.ofTotalSeconds(offsetMinutes * 60))
+            .toLocalDateTime()
+            .format(DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss"));
+    int digits = random.nextInt(10);
+    String fraction =
+        digits == 0
+            ? ""
+            : "."
+                + String.format("%09d", (millis % 1000) * 1_000_000 + random.nextInt(1_000_000))
+                    .substring(0, digits);
+    String zone =
+        offsetMinutes == 0 && random.nextBoolean()
+            ? (random.nextBoolean() ? "Z" : "z")
+            : "%s%02d:%02d"
+                .formatted(
+                    offsetMinutes < 0 ? "-" : "+",
+                    Math.abs(offsetMinutes) / 60,
+                    Math.abs(offsetMinutes) % 60);
+    String t = random.nextInt(10) == 0 ? "t" : "T";
+    return local.replace("T", t) + fraction + zone;
+  }
+
+  /** What the formatter makes of {@code text}; fails the test when it refuses it. */
+  private static long formatterReads(String text) {
+    return DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(text, Instant::from).toEpochMilli();
+  }
 }
