@@ -73,7 +73,7 @@ class StatusController {
               return lasting(
                       Flux.interval(Duration.ZERO, properties.statusInterval())
                           .onBackpressureDrop()
-                          .flatMapSequential(i -> current())
+                          .concatMap(i -> current())
                           .map(
                               json ->
                                   ServerSentEvent.<String>builder()
@@ -108,6 +108,12 @@ class StatusController {
   }
 
   /**
+   * How many pipelines' progress one status reads from the store at a time; one status at a time
+   * per stream (concatMap), so that a slow store delays the stream rather than piling reads up.
+   */
+  private static final int PROGRESS_READS = 8;
+
+  /**
    * Every pipeline's status, with how far its windows are final: read from the store as {@code
    * /results} reads it, so that every replica answers alike.
    */
@@ -123,7 +129,8 @@ class StatusController {
                   .flatMapSequential(
                       d ->
                           Mono.fromFuture(() -> runtimes.finalThrough(d))
-                              .map(through -> json(statuses.of(d.name()), through)))
+                              .map(through -> json(statuses.of(d.name()), through)),
+                      PROGRESS_READS)
                   .collectList();
             })
         .map(
