@@ -71,6 +71,8 @@ class ClusterConsumerRestartTest {
               TestRedis.RUNNING_COUNT)
           .expect(200);
       assertThat(lineage(redis, replicas.prefix())).isNotEqualTo(earlier);
+      // Each replica owns some partitions, so that each reads an earlier lineage's record below.
+      replicas.awaitEveryReplicaOwnsPartitions();
 
       for (int b = 0; b < BEFORE; b++) {
         post(replicas, b);

@@ -162,6 +162,24 @@ public final class ClusterReplicas implements AutoCloseable {
     return replicas.get(i).metric(series);
   }
 
+  /**
+   * Waits until every replica owns some of the partitions. A replica takes its share of a new
+   * pipeline's partitions once it has read the definition (every {@code subscription-refresh}) and
+   * the group has rebalanced; a test whose replicas must each own some must not outrun that.
+   */
+  public void awaitEveryReplicaOwnsPartitions() {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              for (int i = 0; i < replicas.size(); i++) {
+                assertThat(metric(i, "eventide_cluster_partitions_owned"))
+                    .as("partitions replica %d owns", i)
+                    .isPositive();
+              }
+            });
+  }
+
   /** The sum of a series over every replica's Prometheus scrape. */
   public double metricSum(String series) throws Exception {
     double sum = 0;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -25,9 +26,23 @@ public final class PaneStream extends BaseSubscriber<ServerSentEvent<String>>
     implements AutoCloseable {
   /**
    * An event as received: its SSE type, id and parsed data, and when it arrived ({@link
-   * System#nanoTime}).
+   * System#nanoTime}). Two are equal when the event is: tests compare what streams received, and
+   * the arrival time is a measurement of the receiving, not part of the event.
    */
-  public record Received(String type, String id, JsonNode data, long at) {}
+  public record Received(String type, String id, JsonNode data, long at) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Received r
+          && Objects.equals(type, r.type)
+          && Objects.equals(id, r.id)
+          && Objects.equals(data, r.data);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(type, id, data);
+    }
+  }
 
   private final long initialDemand;
   private final BlockingQueue<Received> events = new LinkedBlockingQueue<>();
