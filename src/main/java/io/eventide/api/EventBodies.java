@@ -98,6 +98,7 @@ class EventBodies {
       return event;
     }
     EventTexts events = new EventTexts(64);
+    boolean cloudEvents = format.cloudEvents();
     // What refuses the request once the body has been found to be JSON; null while nothing does.
     Violation refusal = null;
     try (JsonParser p = requestJson.parser(bytes)) {
@@ -114,7 +115,7 @@ class EventBodies {
               && refusal == null) {
             refusal = new Violation("/" + index, "must be a CloudEvent, a JSON object");
           }
-          event(p, t, bytes, events, format.cloudEvents());
+          event(p, t, bytes, events, cloudEvents);
         }
       } else if (taken && format == EventBodyFormat.CLOUD_EVENT) {
         refusal = cloudEvent(p, bytes, events);

@@ -10,7 +10,6 @@ import io.eventide.security.Credentials;
 import io.eventide.sink.OutputProperties;
 import io.eventide.sink.PaneHub;
 import java.time.Duration;
-import java.util.Comparator;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -124,8 +123,8 @@ class StatusController {
         .flatMap(
             definitions -> {
               statuses.retainOnly(definitions.stream().map(PipelineDefinition::name).toList());
+              // In the registry's order, by name; flatMapSequential keeps it.
               return Flux.fromIterable(definitions)
-                  .sort(Comparator.comparing(PipelineDefinition::name))
                   .flatMapSequential(
                       d ->
                           Mono.fromFuture(() -> runtimes.finalThrough(d))
