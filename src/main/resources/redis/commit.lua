@@ -18,7 +18,8 @@
 --       20 the commit's span as a W3C traceparent, which its panes and finals carry in the pane
 --       log for the Kafka sink ('' not traced: nothing is written), 21 '1' when the shards keep
 --       their key order (cluster mode, where any replica reads a partition's windows a page at a
---       time; '' otherwise: the key order is not written), then per section five arguments:
+--       time; '' otherwise: the key order is not written), 22 the owner's output watermark once the
+--       commit is applied (given with 16, and '' with it), then per section five arguments:
 --         (key, state) pairs; (0, key) pairs of the keys among them the shard did not hold, as
 --         ZADD takes them (empty unless the key order is kept); keys removed; (expiry, id) pairs;
 --         watermark ('' unchanged)
@@ -66,7 +67,7 @@ if ARGV[10] ~= '' then
   redis.call('HSET', KEYS[1], 'sourceWatermark', ARGV[10], 'heard', ARGV[11])
 end
 if ARGV[16] ~= '' then
-  redis.call('HSET', KEYS[1], 'finalThrough', ARGV[16])
+  redis.call('HSET', KEYS[1], 'finalThrough', ARGV[16], 'outputWatermark', ARGV[22])
 end
 
 -- A request's records may take several commits of a partition: its receipt adds them up. Receipts
@@ -136,7 +137,7 @@ local traced = ARGV[20] ~= ''
 -- it and out when it is removed, not at every change of its state, which costs nothing there.
 local keyOrder = ARGV[21] == '1'
 
-local a = 22
+local a = 23
 for s = 0, tonumber(ARGV[15]) - 1 do
   local keys, ids, meta, order = KEYS[12 + 4 * s], KEYS[13 + 4 * s], KEYS[14 + 4 * s],
     KEYS[15 + 4 * s]

@@ -2,6 +2,7 @@ package io.eventide.api;
 
 import static java.util.stream.Collectors.toCollection;
 
+import io.eventide.core.OutputProgress;
 import io.eventide.core.render.PaneRecords;
 import io.eventide.definition.json.InvalidInputException;
 import io.eventide.definition.json.Violation;
@@ -115,7 +116,7 @@ class PaneStreamController {
                             }
                             Runnable release = permits.acquire(name, found.getT2());
                             ProgressReader progress =
-                                () -> Mono.fromFuture(() -> runtimes.finalThrough(found.getT1()));
+                                () -> Mono.fromFuture(() -> runtimes.progress(found.getT1()));
                             Flux<byte[]> events =
                                 stream(
                                         items(
@@ -187,7 +188,7 @@ class PaneStreamController {
           .flatMapMany(page -> hub.subscribe(name, page.end(), filter, log, progress, null));
     }
     return progress
-        .finalThrough()
+        .progress()
         .flatMapMany(
             through ->
                 store
@@ -206,7 +207,7 @@ class PaneStreamController {
       String name,
       String key,
       OutputStore.Snapshot first,
-      long through,
+      OutputProgress through,
       Predicate<PaneEvent> filter,
       PaneLogReader log,
       ProgressReader progress) {
@@ -215,7 +216,10 @@ class PaneStreamController {
     SnapshotPages pages = new SnapshotPages(store.windowOrder());
     PaneStreamItem opening =
         new PaneStreamItem.Entries(
-            List.of(PaneEvent.progress(position, PaneRecords.progress(name, through))));
+            List.of(
+                PaneEvent.progress(
+                    position,
+                    PaneRecords.progress(name, through.watermark(), through.finalThrough()))));
     Flux<PaneStreamItem> windows =
         Mono.just(first)
             .expand(
@@ -228,7 +232,7 @@ class PaneStreamController {
                 page -> {
                   ArrayDeque<PaneEvent> matching =
                       page.windows().stream()
-                          .map(item -> Finality.asOf(item.asOf(position), through))
+                          .map(item -> Finality.asOf(item.asOf(position), through.finalThrough()))
                           .filter(filter)
                           .collect(toCollection(ArrayDeque::new));
                   count.addAndGet(matching.size());

@@ -59,11 +59,11 @@ class ResultsController {
         .named(name)
         .flatMap(
             d ->
-                Mono.fromFuture(() -> runtimes.finalThrough(d))
+                Mono.fromFuture(() -> runtimes.progress(d))
                     .zipWhen(through -> store.results(name, key, fromMs, toMs, cursor, limit)))
         .map(
             read -> {
-              long through = read.getT1();
+              long through = read.getT1().finalThrough();
               OutputStore.ResultsPage page = read.getT2();
               ObjectNode out = JsonNodeFactory.instance.objectNode();
               out.put("pipeline", name);

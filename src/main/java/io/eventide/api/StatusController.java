@@ -127,8 +127,8 @@ class StatusController {
               return Flux.fromIterable(definitions)
                   .flatMapSequential(
                       d ->
-                          Mono.fromFuture(() -> runtimes.finalThrough(d))
-                              .map(through -> json(statuses.of(d.name()), through)),
+                          Mono.fromFuture(() -> runtimes.progress(d))
+                              .map(p -> json(statuses.of(d.name()), p.finalThrough())),
                       PROGRESS_READS)
                   .collectList();
             })

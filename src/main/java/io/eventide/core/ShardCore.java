@@ -265,7 +265,8 @@ public final class ShardCore {
       changed = changes.take(index, rememberedIds, moved);
       rememberedIds.clear();
     }
-    return new ShardStep(outcome, panes, merged, closed, dropped, changed);
+    return new ShardStep(
+        index, outcome, panes, merged, closed, dropped, changed, engine.outputWatermark());
   }
 
   /** Collects the engine's changed keys between two steps. */

@@ -104,6 +104,22 @@ final class Invariants {
   }
 
   /**
+   * The output watermark the engine keeps without a scan is the one a scan of every key's holds and
+   * pending timers gives.
+   */
+  void checkOutputWatermark(long indexed, Iterable<KeyState> keys, long inputWatermark) {
+    long scanned = inputWatermark;
+    for (KeyState k : keys) {
+      scanned = Math.min(scanned, holds.outputWatermark(k, inputWatermark));
+    }
+    check(
+        indexed == scanned,
+        "output watermark %d from the hold index differs from %d over every key's holds",
+        indexed,
+        scanned);
+  }
+
+  /**
    * What holds for every window a key keeps, whatever the watermarks (so also for a key just
    * restored): sound holds, and a pending garbage-collection timer, without which the window's
    * state would never be freed and its holds would keep the output watermark back for good.

@@ -16,10 +16,21 @@ package io.eventide.engine;
  * <p>Each key has its own output watermark (an Eventide extension: Beam keeps one per GroupByKey):
  * the input watermark held back by the key's holds and by its pending event-time timers, as of the
  * end of the last batch or timer round that touched the key.
+ *
+ * <p>The engine's own output watermark, the lowest over its keys, comes from an index of element
+ * holds by time rather than a scan of every key (see {@link #earliestElementHold}).
  */
 final class WatermarkHold {
   private final WindowingStrategy strategy;
   private final TimestampCombiner combiner;
+
+  /**
+   * Every element hold set, at the time it was set, oldest first: a hold goes in when it is set or
+   * lowered and is dropped only when it comes first and no longer stands. A timer queue because
+   * holds, like timers, mostly arrive in the order of time and are taken in that order: in a
+   * tumbling window every key's hold is the same window end, set and taken without sorting.
+   */
+  private TimerQueue elementHolds = new TimerQueue();
 
   WatermarkHold(WindowingStrategy strategy) {
     this.strategy = strategy;
@@ -76,9 +87,63 @@ final class WatermarkHold {
           "element hold %d is after the end %d of window [%d, %d)",
           hold, ws.maxTimestamp(), ws.start, ws.end);
     }
-    ws.elementHold = combine(ws.elementHold, hold);
+    setElementHold(k, ws, combine(ws.elementHold, hold));
     return true;
   }
+
+  /**
+   * Sets the window's element hold, indexing it when it is new or lower: a hold that rose keeps an
+   * earlier entry, which is lower and so still bounds it (see {@link #earliestElementHold}).
+   */
+  private void setElementHold(KeyState k, WindowState ws, long hold) {
+    long before = ws.elementHold;
+    ws.elementHold = hold;
+    if (hold != WindowState.NO_HOLD && (before == WindowState.NO_HOLD || hold < before)) {
+      elementHolds.push(hold, k, ws);
+    }
+  }
+
+  /** Indexes the element holds of a key read back from durable state. */
+  void restored(KeyState k) {
+    for (WindowState ws = k.windows; ws != null; ws = ws.next) {
+      if (ws.elementHold != WindowState.NO_HOLD) {
+        elementHolds.push(ws.elementHold, k, ws);
+      }
+    }
+  }
+
+  /**
+   * The earliest element hold of any window, or {@code inputWatermark} when none is before it: all
+   * the engine's output watermark needs of the holds, since every other hold and every pending
+   * event-time timer is at or after the input watermark once a watermark advance has fired what it
+   * passed. Entries that no longer stand (the hold was released or rose, the window is gone) are
+   * dropped as they come first, a risen hold going back in at its new time; past twice the open
+   * windows (holds set again after early panes), the index is rebuilt from {@code keys}.
+   */
+  long earliestElementHold(long inputWatermark, int openWindows, Iterable<KeyState> keys) {
+    while (!elementHolds.isEmpty() && elementHolds.peekTime() < inputWatermark) {
+      long time = elementHolds.peekTime();
+      WindowState ws = elementHolds.peekWindow();
+      if (!ws.isRemoved() && ws.elementHold == time) {
+        return time;
+      }
+      KeyState k = elementHolds.peekKey();
+      elementHolds.pop();
+      if (!ws.isRemoved() && ws.elementHold != WindowState.NO_HOLD) {
+        elementHolds.push(ws.elementHold, k, ws);
+      }
+    }
+    if (elementHolds.size() > 2 * openWindows + REBUILD_SLACK) {
+      elementHolds = new TimerQueue();
+      for (KeyState k : keys) {
+        restored(k);
+      }
+    }
+    return inputWatermark;
+  }
+
+  /** Entries the index may hold beyond twice the open windows before it is rebuilt. */
+  private static final int REBUILD_SLACK = 1024;
 
   /**
    * Holds the output watermark at the window's garbage-collection time, unless that has passed or
@@ -143,7 +208,7 @@ final class WatermarkHold {
                 "merged element hold %d of window [%d, %d) is behind the output watermark %d",
                 merged, result.start, result.end, outputWatermark(k, inputWatermark));
           }
-          result.elementHold = combine(result.elementHold, merged);
+          setElementHold(k, result, combine(result.elementHold, merged));
         }
       }
     }

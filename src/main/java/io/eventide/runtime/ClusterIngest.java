@@ -4,6 +4,7 @@ import io.eventide.core.IncomingEvent;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
+import io.eventide.core.OutputProgress;
 import io.eventide.core.PartitionWatermarks;
 import io.eventide.core.PipelineCore;
 import io.eventide.core.Rejections;
@@ -103,20 +104,20 @@ public final class ClusterIngest implements PipelineLifecycleListener {
   }
 
   /**
-   * How far the pipeline's windows are final: the least over its partitions of what their owners
-   * last committed, a partition never committed holding it at the beginning of time (its engine
-   * would take any event).
+   * How far the pipeline's output has got: the least over its partitions of what their owners last
+   * committed, a partition never committed holding it at the beginning of time (its engine would
+   * take any event).
    */
-  public CompletableFuture<Long> finalThrough(PipelineDefinition definition) {
+  public CompletableFuture<OutputProgress> progress(PipelineDefinition definition) {
     return log.partitions(definition.name())
         .thenCompose(n -> store.partitionWatermarks(definition.name(), n))
         .thenApply(
             partitions -> {
-              long through = Time.MAX;
+              OutputProgress least = new OutputProgress(Time.MAX, Time.MAX);
               for (PartitionWatermark p : partitions) {
-                through = Math.min(through, p.finalThrough());
+                least = least.min(p.progress());
               }
-              return partitions.isEmpty() ? Time.MIN : through;
+              return partitions.isEmpty() ? OutputProgress.NONE : least;
             });
   }
 

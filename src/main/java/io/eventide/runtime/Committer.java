@@ -5,6 +5,7 @@ import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.MergedWindow;
+import io.eventide.core.OutputProgress;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import io.eventide.core.ShardStep;
@@ -17,6 +18,7 @@ import io.eventide.state.PipelineState;
 import io.eventide.state.StateUnavailableException;
 import io.eventide.state.UnreplicatedCommitException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -51,8 +53,13 @@ final class Committer {
   /** The last commit queued; guarded by the runtime's order lock. */
   private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
 
-  /** The input watermark the last commit queued carries; guarded by the runtime's order lock. */
-  private long queuedThrough = Long.MIN_VALUE;
+  /**
+   * Each shard's output watermark as of its last step, {@link Long#MIN_VALUE} before its first; and
+   * the progress the last commit written carried. Both only touched by commits, one at a time.
+   */
+  private final long[] shardOutputs;
+
+  private OutputProgress recorded = OutputProgress.NONE;
 
   private volatile Throwable failure;
 
@@ -64,8 +71,11 @@ final class Committer {
       Executor pool,
       RuntimeObserver observer,
       CommitTracer tracer,
-      int partition) {
+      int partition,
+      int shards) {
     this.pipeline = pipeline;
+    this.shardOutputs = new long[shards];
+    Arrays.fill(shardOutputs, Long.MIN_VALUE);
     this.pool = pool;
     this.observer = observer;
     this.tracer = tracer;
@@ -81,7 +91,7 @@ final class Committer {
    * runtime's order lock, which is what orders commits.
    *
    * @param watermark the input watermark the shards have been handed once {@code steps} are done:
-   *     what the commit makes final, recorded when it moved
+   *     what the commit makes final, recorded with the output watermark when either moved
    * @param requests the traced requests the commit applies: with any, the commit has a span
    * @return completes once committed and published
    */
@@ -92,8 +102,6 @@ final class Committer {
       PartitionProgress progress,
       long watermark,
       RequestSpans requests) {
-    Long finalThrough = watermark > queuedThrough ? watermark : null;
-    queuedThrough = Math.max(queuedThrough, watermark);
     CompletableFuture<Void> done = new CompletableFuture<>();
     CompletableFuture<Void> previous = tail;
     tail = done;
@@ -104,8 +112,7 @@ final class Committer {
         // thread, which must go back to reading replies.
         .thenAcceptAsync(
             stepError ->
-                writeOrFail(
-                    steps, own, rejected, progress, finalThrough, requests, stepError, done),
+                writeOrFail(steps, own, rejected, progress, watermark, requests, stepError, done),
             pool);
     return done;
   }
@@ -116,12 +123,12 @@ final class Committer {
       CoreChanges own,
       List<DeadLetter> rejected,
       PartitionProgress progress,
-      Long finalThrough,
+      long watermark,
       RequestSpans requests,
       Throwable stepError,
       CompletableFuture<Void> done) {
     try {
-      write(steps, own, rejected, progress, finalThrough, requests, stepError, done);
+      write(steps, own, rejected, progress, watermark, requests, stepError, done);
     } catch (RuntimeException e) {
       failure = e;
       done.completeExceptionally(e);
@@ -143,7 +150,7 @@ final class Committer {
       CoreChanges own,
       List<DeadLetter> rejected,
       PartitionProgress progress,
-      Long finalThrough,
+      long watermark,
       RequestSpans requests,
       Throwable stepError,
       CompletableFuture<Void> done) {
@@ -174,7 +181,9 @@ final class Committer {
       mergedAway.addAll(step.mergedAway());
       finals.addAll(step.closedWithoutPane());
       letters.addAll(step.deadLetters());
+      shardOutputs[step.shard()] = step.outputWatermark();
     }
+    OutputProgress moved = progress(watermark);
     // A waiting request's receipt holds what was read and what the shards made of it.
     PartitionProgress landed =
         progress == null || progress.receipt() == null
@@ -190,7 +199,7 @@ final class Committer {
             finals,
             letters,
             landed,
-            finalThrough,
+            moved,
             null);
     if (commit.isEmpty()) {
       done.complete(null);
@@ -226,6 +235,27 @@ final class Committer {
             });
   }
 
+  /**
+   * The progress this commit makes, null when it moved neither watermark. The output watermark is
+   * known once every shard has stepped, which any advance of the input watermark makes them do: a
+   * runtime rebuilt from the store records no progress before that, so none goes back.
+   */
+  private OutputProgress progress(long watermark) {
+    long output = watermark;
+    for (long o : shardOutputs) {
+      if (o == Long.MIN_VALUE) {
+        return null;
+      }
+      output = Math.min(output, o);
+    }
+    OutputProgress now = recorded.max(new OutputProgress(output, watermark));
+    if (now.equals(recorded)) {
+      return null;
+    }
+    recorded = now;
+    return now;
+  }
+
   private void publish(Commit commit, List<String> ids) {
     List<RenderedPane> rendered = commit.panes();
     List<DeadLetter> letters = commit.deadLetters();
@@ -235,7 +265,7 @@ final class Committer {
       if (!rendered.isEmpty()
           || !commit.mergedAway().isEmpty()
           || !commit.finals().isEmpty()
-          || commit.finalThrough() != null) {
+          || commit.outputProgress() != null) {
         List<PublishedPane> out = new ArrayList<>(rendered.size());
         for (int i = 0; i < rendered.size(); i++) {
           RenderedPane r = rendered.get(i);

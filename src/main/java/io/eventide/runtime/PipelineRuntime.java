@@ -118,7 +118,8 @@ public final class PipelineRuntime implements PipelineInput {
             pool,
             observer,
             tracer,
-            partition == null ? -1 : partition.index());
+            partition == null ? -1 : partition.index(),
+            state.shardCount());
     this.shards = new Shard[state.shardCount()];
     long watermark = Time.MAX;
     // In cluster mode the one shard is a partition, and the pipeline's windows are split over them.

@@ -5,6 +5,7 @@ import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.LatenessReport;
+import io.eventide.core.OutputProgress;
 import io.eventide.core.PipelineCore;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.PipelineRegistry;
@@ -336,15 +337,15 @@ public class RunningPipelines implements DisposableBean, SmartLifecycle {
   }
 
   /**
-   * How far a pipeline's windows are final ({@link OutputStore#finalThrough}), from the store: any
-   * replica answers alike. In cluster mode, the least over its partitions, as their owners last
-   * committed it.
+   * How far a pipeline's output has got ({@link OutputStore#progress}), from the store: any replica
+   * answers alike. In cluster mode, the least over its partitions, as their owners last committed
+   * it.
    */
-  public CompletableFuture<Long> finalThrough(PipelineDefinition definition) {
+  public CompletableFuture<OutputProgress> progress(PipelineDefinition definition) {
     if (cluster != null) {
-      return cluster.finalThrough(definition);
+      return cluster.progress(definition);
     }
-    return outputs.finalThrough(definition.name()).toFuture();
+    return outputs.progress(definition.name()).toFuture();
   }
 
   /**

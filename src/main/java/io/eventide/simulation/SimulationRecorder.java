@@ -2,6 +2,7 @@ package io.eventide.simulation;
 
 import io.eventide.core.DeadLetter;
 import io.eventide.core.IngestResult;
+import io.eventide.core.OutputProgress;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardStep;
 import io.eventide.core.render.PaneRecords;
@@ -52,8 +53,8 @@ final class SimulationRecorder {
    * The pipeline's progress after a step moved it ({@link PaneRecords#progress}), flagged {@code
    * "progress": true} among the panes.
    */
-  void progress(String pipeline, long finalThrough) {
-    String json = PaneRecords.progress(pipeline, finalThrough);
+  void progress(String pipeline, OutputProgress progress) {
+    String json = PaneRecords.progress(pipeline, progress.watermark(), progress.finalThrough());
     budget.pane(step, json.length());
     ObjectNode record = JSON.objectNode().put("step", step).put("progress", true);
     record.setAll((ObjectNode) JsonMapper.shared().readTree(json));

@@ -3,6 +3,7 @@ package io.eventide.simulation;
 import io.eventide.core.DirectShards;
 import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
+import io.eventide.core.OutputProgress;
 import io.eventide.core.PipelineCore;
 import io.eventide.core.ShardCore;
 import io.eventide.core.ShardSnapshot;
@@ -32,7 +33,10 @@ final class SimulationRun {
   /** Whether progress is recorded, and the last recorded. */
   private final boolean progress;
 
-  private long recordedThrough = Time.MIN;
+  private OutputProgress recorded = OutputProgress.NONE;
+
+  /** The shard's output watermark after its last step; none before its first. */
+  private long output = Time.MIN;
 
   SimulationRun(
       PipelineDefinition pipeline,
@@ -74,15 +78,26 @@ final class SimulationRun {
       events(events.events());
     } else if (step instanceof SimulationStep.Watermark w) {
       // As a post without a source does live: it moves every source.
-      recorder.record(core.postWatermark(null, w.watermark(), clock.now(), shards).steps());
+      record(core.postWatermark(null, w.watermark(), clock.now(), shards).steps());
     } else if (step instanceof SimulationStep.ProcessingTime p) {
       clock.set(p.time());
-      recorder.record(core.beat(clock.now(), shards));
+      record(core.beat(clock.now(), shards));
     }
     // After the step's panes, as a live stream sends it after the commit that moved it.
-    if (progress && core.watermark() > recordedThrough) {
-      recordedThrough = core.watermark();
-      recorder.progress(pipeline.name(), recordedThrough);
+    if (progress) {
+      OutputProgress now =
+          recorded.max(new OutputProgress(Math.min(output, core.watermark()), core.watermark()));
+      if (!now.equals(recorded)) {
+        recorded = now;
+        recorder.progress(pipeline.name(), now);
+      }
+    }
+  }
+
+  private void record(List<ShardStep> steps) {
+    recorder.record(steps);
+    for (ShardStep s : steps) {
+      output = s.outputWatermark();
     }
   }
 
@@ -91,7 +106,7 @@ final class SimulationRun {
     PipelineCore.ReadBatch batch = core.read(EventTexts.of(events), i -> null, now);
     List<ShardStep> steps = core.apply(batch, now, shards);
     recorder.rejected(batch.rejected());
-    recorder.record(steps);
+    record(steps);
     IngestResult applied = IngestResult.EMPTY;
     for (ShardStep s : steps) {
       applied = applied.plus(s.outcome());

@@ -1,5 +1,6 @@
 package io.eventide.sink;
 
+import io.eventide.core.OutputProgress;
 import io.eventide.core.render.PaneRecords;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -96,8 +97,8 @@ public class PaneHub implements PaneListener {
    * pipeline's progress read through {@code progress}. A read every {@code
    * eventide.outputs.sse-poll} is the safety net should a wake-up be lost.
    *
-   * @param sentThrough the progress the client has been sent already, or null: the stream then
-   *     opens with one
+   * @param sent the progress the client has been sent already, or null: the stream then opens with
+   *     one
    */
   public Flux<PaneStreamItem> subscribe(
       String pipeline,
@@ -105,11 +106,11 @@ public class PaneHub implements PaneListener {
       Predicate<PaneEvent> filter,
       PaneLogReader log,
       ProgressReader progress,
-      Long sentThrough) {
+      OutputProgress sent) {
     return Flux.create(
         sink -> {
           LogSubscriber s =
-              new LogSubscriber(pipeline, sink, filter, log, progress, position, sentThrough);
+              new LogSubscriber(pipeline, sink, filter, log, progress, position, sent);
           Channel channel = join(pipeline, s);
           long ms = poll.toMillis();
           Disposable polling =
@@ -231,7 +232,7 @@ public class PaneHub implements PaneListener {
     private final ProgressReader progress;
 
     /** The progress last queued for the client; null until the first. */
-    private Long sentThrough;
+    private OutputProgress sent;
 
     /** When that was, in nanoseconds; and whether a wake for a held-back progress is queued. */
     private long sentAt;
@@ -257,14 +258,14 @@ public class PaneHub implements PaneListener {
         PaneLogReader log,
         ProgressReader progress,
         String position,
-        Long sentThrough) {
+        OutputProgress sent) {
       this.pipeline = pipeline;
       this.sink = sink;
       this.filter = filter;
       this.log = log;
       this.progress = progress;
       this.position = position;
-      this.sentThrough = sentThrough;
+      this.sent = sent;
       this.sentAt = System.nanoTime();
     }
 
@@ -312,7 +313,7 @@ public class PaneHub implements PaneListener {
         from = position;
       }
       progress
-          .finalThrough()
+          .progress()
           .flatMap(through -> log.after(from, pageSize).map(page -> new Read(through, page)))
           .publishOn(scheduler)
           .subscribe(this::take, this::retryLater);
@@ -355,7 +356,7 @@ public class PaneHub implements PaneListener {
         if (page.entries().size() == pageSize) {
           more = true;
         } else {
-          offerProgress(read.finalThrough());
+          offerProgress(read.progress());
         }
       }
       drain();
@@ -366,12 +367,12 @@ public class PaneHub implements PaneListener {
      * interval after the last one: a progress held back is sent by a wake at the interval's end.
      * The caller holds the lock.
      */
-    private void offerProgress(long finalThrough) {
-      if (sentThrough != null && finalThrough <= sentThrough) {
+    private void offerProgress(OutputProgress now) {
+      if (sent != null && now.max(sent).equals(sent)) {
         return;
       }
       long wait = PROGRESS_INTERVAL.toNanos() - (System.nanoTime() - sentAt);
-      if (sentThrough != null && wait > 0) {
+      if (sent != null && wait > 0) {
         if (!progressWakeQueued) {
           progressWakeQueued = true;
           scheduler.schedule(
@@ -386,13 +387,18 @@ public class PaneHub implements PaneListener {
         }
         return;
       }
-      sentThrough = finalThrough;
+      // Never back: a stream resumed on another replica, or a snapshot's opening, may have been
+      // told
+      // more of one part than this read says.
+      sent = sent == null ? now : sent.max(now);
       sentAt = System.nanoTime();
-      pending.add(PaneEvent.progress(position, PaneRecords.progress(pipeline, finalThrough)));
+      pending.add(
+          PaneEvent.progress(
+              position, PaneRecords.progress(pipeline, sent.watermark(), sent.finalThrough())));
     }
 
     /** A read of the log and the progress read just before it. */
-    private record Read(long finalThrough, LogPage page) {}
+    private record Read(OutputProgress progress, LogPage page) {}
 
     synchronized void complete() {
       done = true;

@@ -1,16 +1,18 @@
 package io.eventide.sink;
 
+import io.eventide.core.OutputProgress;
 import reactor.core.publisher.Mono;
 
 /**
- * Reads how far a pipeline's windows are final, as its owners last committed it; never blocks its
+ * Reads how far a pipeline's output has got, as its owners last committed it; never blocks its
  * caller.
  */
 @FunctionalInterface
 public interface ProgressReader {
   /**
-   * Every window whose {@code finalAt} is at or before the answer has been collected and will never
-   * change again; {@link io.eventide.engine.Time#MIN} before any commit.
+   * The output watermark and the time through which windows are final: every window whose {@code
+   * finalAt} is at or before it has been collected and will never change again; {@link
+   * OutputProgress#NONE} before any commit.
    */
-  Mono<Long> finalThrough();
+  Mono<OutputProgress> progress();
 }

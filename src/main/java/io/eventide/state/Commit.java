@@ -3,6 +3,7 @@ package io.eventide.state;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.MergedWindow;
+import io.eventide.core.OutputProgress;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
 import java.util.List;
@@ -14,9 +15,10 @@ import java.util.List;
  * merged away (whose results no longer stand for a window), the windows closed without a closing
  * pane whose result the pane log carries again as final (for a Kafka sink with finals) and the
  * events dead-lettered; in cluster mode also where the partition's owner stands ({@code progress},
- * else null); how far the owner is final ({@code finalThrough}, null unchanged); and the commit's
- * span as a W3C {@code traceparent}, which its pane log entries carry for the Kafka sink (null when
- * the commit is not traced, docs/operations.md#tracing).
+ * else null); how far the owner's output has got ({@code outputProgress}: its output watermark and
+ * what is final, null unchanged); and the commit's span as a W3C {@code traceparent}, which its
+ * pane log entries carry for the Kafka sink (null when the commit is not traced,
+ * docs/operations.md#tracing).
  */
 public record Commit(
     List<ShardChanges> shards,
@@ -27,7 +29,7 @@ public record Commit(
     List<KeyedWindow> finals,
     List<DeadLetter> deadLetters,
     PartitionProgress progress,
-    Long finalThrough,
+    OutputProgress outputProgress,
     String traceparent) {
 
   /** A commit that leaves the owner's progress as it was. */
@@ -62,7 +64,7 @@ public record Commit(
         finals,
         deadLetters,
         progress,
-        finalThrough,
+        outputProgress,
         traceparent);
   }
 
@@ -76,6 +78,6 @@ public record Commit(
         && mergedAway.isEmpty()
         && finals.isEmpty()
         && deadLetters.isEmpty()
-        && finalThrough == null;
+        && outputProgress == null;
   }
 }

@@ -1,6 +1,7 @@
 package io.eventide.state;
 
 import io.eventide.core.KeyedWindow;
+import io.eventide.core.OutputProgress;
 import io.eventide.sink.PaneEvent;
 import io.eventide.sink.PaneLogs;
 import java.util.Comparator;
@@ -25,12 +26,13 @@ public interface OutputStore extends PaneLogs {
       String pipeline, String key, long from, long to, KeyedWindow after, int limit);
 
   /**
-   * How far the pipeline's windows are final, as its owner last committed it ({@link
-   * io.eventide.engine.Time#MIN} before any commit): every window whose {@code finalAt} is at or
-   * before it has been collected and will never change again. A pipeline owned whole by one
-   * process; in cluster mode each partition has its own ({@link PartitionWatermark}).
+   * How far the pipeline's output has got, as its owner last committed it ({@link
+   * OutputProgress#NONE} before any commit): its output watermark, and the time through which its
+   * windows are final (every window whose {@code finalAt} is at or before it has been collected and
+   * will never change again). A pipeline owned whole by one process; in cluster mode each partition
+   * has its own ({@link PartitionWatermark}).
    */
-  Mono<Long> finalThrough(String pipeline);
+  Mono<OutputProgress> progress(String pipeline);
 
   /**
    * The lateness advisor's state ({@link io.eventide.core.LatenessReport}) as the pipeline's owner

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventide.core.IngestResult;
+import io.eventide.core.OutputProgress;
 import io.eventide.core.Rejection;
 import io.eventide.core.Rejections;
 import io.eventide.core.ShardChanges;
@@ -110,8 +111,8 @@ class PartitionOwnershipTest {
     assertThat(third.shard(0).keys()).containsOnlyKeys("a", "b");
     assertThat(store.partitionWatermarks("p", 2).join())
         .containsExactly(
-            new PartitionWatermark(0, 200, 200, Time.MIN),
-            new PartitionWatermark(1, 50, 50, Time.MIN));
+            new PartitionWatermark(0, 200, 200, OutputProgress.NONE),
+            new PartitionWatermark(1, 50, 50, OutputProgress.NONE));
   }
 
   @Test
@@ -131,8 +132,8 @@ class PartitionOwnershipTest {
         .hasRootCauseMessage("FENCED another owner has taken this pipeline, or it was dropped");
     assertThat(store.partitionWatermarks("p", 2).join())
         .containsExactly(
-            new PartitionWatermark(0, Time.MIN, Time.MIN, Time.MIN),
-            new PartitionWatermark(1, Time.MIN, Time.MIN, Time.MIN));
+            new PartitionWatermark(0, Time.MIN, Time.MIN, OutputProgress.NONE),
+            new PartitionWatermark(1, Time.MIN, Time.MIN, OutputProgress.NONE));
 
     PartitionState next = store.openPartition("p", "M", 1, 2).join();
     assertThat(next.nextOffset()).isZero();
@@ -228,13 +229,13 @@ class PartitionOwnershipTest {
                 List.of(),
                 List.of(),
                 new PartitionProgress(3L, 90, 90, null, Map.of()),
-                90L,
+                new OutputProgress(80, 90),
                 null))
         .join();
     assertThat(store.partitionWatermarks("p", 2).join())
         .containsExactly(
-            new PartitionWatermark(0, 90, 90, 90),
-            new PartitionWatermark(1, Time.MIN, Time.MIN, Time.MIN));
+            new PartitionWatermark(0, 90, 90, new OutputProgress(80, 90)),
+            new PartitionWatermark(1, Time.MIN, Time.MIN, OutputProgress.NONE));
     assertThat(store.panesAfter("p", LogPage.START, 10).block().entries())
         .singleElement()
         .satisfies(e -> assertThat(e.kind()).isEqualTo(LogEntryKind.PROGRESS));

@@ -139,14 +139,14 @@ public final class PaneRecords {
   }
 
   /**
-   * A pipeline's progress record: how far its input watermark has got and, with it, through which
-   * {@code finalAt} its windows are final (every window whose {@code finalAt} is at or before
-   * {@code finalThrough} has been collected and never changes again).
+   * A pipeline's progress record: its output watermark, and through which {@code finalAt} its
+   * windows are final (every window whose {@code finalAt} is at or before {@code finalThrough} has
+   * been collected and never changes again), as {@code io.eventide.core.OutputProgress} holds them.
    */
-  public static String progress(String pipeline, long finalThrough) {
+  public static String progress(String pipeline, long watermark, long finalThrough) {
     return JSON.objectNode()
         .put("pipeline", pipeline)
-        .put("watermark", Timestamps.formatWatermark(finalThrough))
+        .put("watermark", Timestamps.formatWatermark(watermark))
         .put("finalThrough", Timestamps.formatWatermark(finalThrough))
         .toString();
   }

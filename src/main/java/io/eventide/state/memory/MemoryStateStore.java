@@ -3,6 +3,7 @@ package io.eventide.state.memory;
 import io.eventide.core.DeadLetter;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.MergedWindow;
+import io.eventide.core.OutputProgress;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardSnapshot;
 import io.eventide.engine.Pane;
@@ -95,8 +96,8 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
 
     final PaneLog log;
 
-    /** The engines' input watermark as last committed: what is final (see {@link Commit}). */
-    long finalThrough = Time.MIN;
+    /** The output watermark and what is final, as last committed (see {@link Commit}). */
+    OutputProgress progress = OutputProgress.NONE;
 
     /**
      * The lateness advisor as last committed: history of what arrived, so that a runtime rebuilt
@@ -121,9 +122,9 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
       if (kept == null) {
         KeyWindows windows = byKey.get(k.key());
         if (windows == null) {
-          byKey.put(k.key(), windows = new KeyWindows());
+          byKey.put(k.key(), windows = new KeyWindows(k.key()));
         }
-        windows.add(k, ORDER);
+        windows.add(k.start(), k.end());
         span = Math.max(span, k.end() - k.start());
       } else if (later(kept, pane) == kept) {
         results.put(k, kept);
@@ -142,7 +143,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
 
     private void removeByKey(KeyedWindow k) {
       KeyWindows windows = byKey.get(k.key());
-      windows.remove(k, ORDER);
+      windows.remove(k.start(), k.end());
       if (windows.isEmpty()) {
         byKey.remove(k.key());
       }
@@ -167,7 +168,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
       if (windows == null) {
         return Collections.emptyIterator();
       }
-      int at = start == null ? 0 : windows.from(start, !afterIt, ORDER);
+      int at = start == null ? 0 : windows.from(start, !afterIt);
       return new Iterator<>() {
         int next = at;
 
@@ -224,7 +225,7 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
       outputs.results.clear();
       outputs.byKey.clear();
       outputs.span = 0;
-      outputs.finalThrough = Time.MIN;
+      outputs.progress = OutputProgress.NONE;
     }
     return CompletableFuture.completedFuture(
         new PipelineState() {
@@ -289,8 +290,8 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
               PaneEvent.finalAgain(o.nextId(), closed.key(), last.json(), commit.traceparent()));
         }
       }
-      if (commit.finalThrough() != null) {
-        o.finalThrough = commit.finalThrough();
+      if (commit.outputProgress() != null) {
+        o.progress = commit.outputProgress();
       }
       if (commit.lateness() != null) {
         o.lateness = commit.lateness();
@@ -413,15 +414,15 @@ public class MemoryStateStore implements StateStore, OutputStore, ForwarderStore
   }
 
   @Override
-  public Mono<Long> finalThrough(String pipeline) {
+  public Mono<OutputProgress> progress(String pipeline) {
     return Mono.fromSupplier(
         () -> {
           Outputs o = pipelines.get(pipeline);
           if (o == null) {
-            return Time.MIN;
+            return OutputProgress.NONE;
           }
           synchronized (o) {
-            return o.finalThrough;
+            return o.progress;
           }
         });
   }

@@ -4,6 +4,7 @@ import io.eventide.core.IngestBounds;
 import io.eventide.core.IngestResult;
 import io.eventide.core.KeyedWindow;
 import io.eventide.core.MergedWindow;
+import io.eventide.core.OutputProgress;
 import io.eventide.core.Rejections;
 import io.eventide.core.RenderedPane;
 import io.eventide.core.ShardChanges;
@@ -308,14 +309,13 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
         .collectList()
         .map(
             reply -> {
-              // A list of [watermark, heard, final through] per partition.
+              // A list of [watermark, heard, final through, output watermark] per partition.
               List<?> pairs = scriptReply(reply);
               List<PartitionWatermark> out = new ArrayList<>(partitions);
               for (int p = 0; p < pairs.size(); p++) {
                 List<?> pair = (List<?>) pairs.get(p);
                 Object watermark = pair.get(0);
-                Object finalThrough = pair.get(2);
-                long through = finalThrough == null ? Time.MIN : Long.parseLong(text(finalThrough));
+                OutputProgress through = outputProgress(pair.get(2), pair.get(3));
                 out.add(
                     watermark == null
                         ? new PartitionWatermark(p, Time.MIN, Time.MIN, through)
@@ -550,13 +550,25 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   }
 
   @Override
-  public Mono<Long> finalThrough(String pipeline) {
+  public Mono<OutputProgress> progress(String pipeline) {
     return strings
         .<String, String>opsForHash()
-        .get(keys.meta(pipeline), FINAL_THROUGH)
-        .map(Long::parseLong)
-        .defaultIfEmpty(Time.MIN)
+        .multiGet(keys.meta(pipeline), List.of(FINAL_THROUGH, OUTPUT_WATERMARK))
+        .map(got -> outputProgress(got.get(0), got.get(1)))
         .onErrorMap(RedisStateStore::unavailable);
+  }
+
+  /**
+   * The progress an owner's meta hash holds; a version before the output watermark was kept wrote
+   * the final time only, which its progress events gave as the watermark too.
+   */
+  private static OutputProgress outputProgress(Object finalThrough, Object outputWatermark) {
+    if (finalThrough == null) {
+      return OutputProgress.NONE;
+    }
+    long through = Long.parseLong(text(finalThrough));
+    return new OutputProgress(
+        outputWatermark == null ? through : Long.parseLong(text(outputWatermark)), through);
   }
 
   /** The engine's input watermark a shard last committed, if it committed one. */
@@ -1024,13 +1036,15 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
       args.add(receipt == null ? new byte[0] : utf8(counts(receipt.counts())));
       args.add(number(RECEIPT_RETENTION.toMillis()));
       args.add(number(commit.shards().size()));
-      args.add(commit.finalThrough() == null ? new byte[0] : number(commit.finalThrough()));
+      OutputProgress moved = commit.outputProgress();
+      args.add(moved == null ? new byte[0] : number(moved.finalThrough()));
       Rejections refused = receipt == null ? Rejections.NONE : receipt.counts().rejections();
       args.add(refused.isEmpty() ? new byte[0] : utf8(ReceiptRejections.json(refused)));
       args.add(number(refused.limit()));
       args.add(longestWindow(commit.panes()));
       args.add(commit.traceparent() == null ? new byte[0] : ascii(commit.traceparent()));
       args.add(keyOrder ? ONE : new byte[0]);
+      args.add(moved == null ? new byte[0] : number(moved.watermark()));
       for (ShardChanges c : commit.shards()) {
         int shard = firstShard + c.shard();
         scriptKeys.add(keys.shardKeys(pipeline, shard));
@@ -1254,6 +1268,7 @@ public class RedisStateStore implements StateStore, OutputStore, PartitionStore 
   private static final byte[] KIND = ascii("kind");
 
   private static final String FINAL_THROUGH = "finalThrough";
+  private static final String OUTPUT_WATERMARK = "outputWatermark";
 
   /**
    * A shard meta's field naming the owner whose commits keep the shard's key order: readers trust
