@@ -139,16 +139,12 @@ public final class EventTimeEngine {
   }
 
   /**
-   * The lowest output watermark over all keys: how far every key's output has got. Costs nothing
-   * per key: the earliest element hold comes from an index, and every other hold waits for an
-   * event-time timer, the earliest of which is before the input watermark only in an engine just
-   * rebuilt from durable state.
+   * The lowest output watermark over all keys: how far every key's output has got. Read from an
+   * index of the keys by their holds, kept as each batch or timer round settles the keys it
+   * touched, rather than by visiting every key.
    */
   public long outputWatermark() {
-    long min = holds.earliestElementHold(inputWatermark, openWindows, keys.all());
-    if (!eventTimers.isEmpty()) {
-      min = Math.min(min, eventTimers.peekTime());
-    }
+    long min = holds.outputWatermark(inputWatermark, keys.size(), keys.all());
     if (Invariants.THOROUGH) {
       invariants.checkOutputWatermark(min, keys.all(), inputWatermark);
     }

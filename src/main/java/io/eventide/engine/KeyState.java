@@ -7,12 +7,15 @@ package io.eventide.engine;
  *
  * <p>A key is kept to 32 bytes, as there is one per key with open windows: what the engine needs of
  * a key only while a batch or timer round runs lives in the engine's arrays, at {@link
- * #touchIndex}, and the two change-tracking flags share {@link #mark} with that index.
+ * #touchIndex}, and the change-tracking flags and {@link #elementHeld} share {@link #mark} with
+ * that index.
  */
 final class KeyState {
   private static final int CHANGED = 1;
   private static final int STORED = 2;
-  private static final int INDEX_SHIFT = 2;
+  private static final int ELEMENT_HELD = 4;
+  private static final int FLAGS = CHANGED | STORED | ELEMENT_HELD;
+  private static final int INDEX_SHIFT = 3;
 
   final String key;
 
@@ -41,7 +44,7 @@ final class KeyState {
   }
 
   void touchIndex(int index) {
-    mark = (index << INDEX_SHIFT) | (mark & (CHANGED | STORED));
+    mark = (index << INDEX_SHIFT) | (mark & FLAGS);
   }
 
   /** Change tracking: settled since the last drain, so listed once to be reported. */
@@ -60,6 +63,19 @@ final class KeyState {
 
   void stored(boolean stored) {
     mark = stored ? mark | STORED : mark & ~STORED;
+  }
+
+  /**
+   * Whether {@link #holdMin} is an element or extra hold before every pending event-time timer of
+   * the key: then no timer touches the key when the input watermark passes it, and the engine's
+   * index of held keys must list it (see {@link WatermarkHold#outputWatermark}).
+   */
+  boolean elementHeld() {
+    return (mark & ELEMENT_HELD) != 0;
+  }
+
+  void elementHeld(boolean held) {
+    mark = held ? mark | ELEMENT_HELD : mark & ~ELEMENT_HELD;
   }
 
   boolean hasWindows() {

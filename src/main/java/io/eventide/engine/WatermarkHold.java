@@ -17,20 +17,26 @@ package io.eventide.engine;
  * the input watermark held back by the key's holds and by its pending event-time timers, as of the
  * end of the last batch or timer round that touched the key.
  *
- * <p>The engine's own output watermark, the lowest over its keys, comes from an index of element
- * holds by time rather than a scan of every key (see {@link #earliestElementHold}).
+ * <p>The engine's own output watermark, the lowest over its keys, comes from an index of the keys'
+ * holds by time rather than a scan of every key (see {@link #outputWatermark(long, int,
+ * Iterable)}).
  */
 final class WatermarkHold {
   private final WindowingStrategy strategy;
   private final TimestampCombiner combiner;
 
   /**
-   * Every element hold set, at the time it was set, oldest first: a hold goes in when it is set or
-   * lowered and is dropped only when it comes first and no longer stands. A timer queue because
-   * holds, like timers, mostly arrive in the order of time and are taken in that order: in a
-   * tumbling window every key's hold is the same window end, set and taken without sorting.
+   * The keys whose output watermark a hold keeps back before any of their pending event-time timers
+   * ({@link KeyState#elementHeld}), by that hold, earliest first. Only those can fall behind the
+   * input watermark unseen: a key held at a timer's time is touched, and its hold recomputed, when
+   * the watermark passes the timer and fires it, so after an advance no such key is behind it. A
+   * key goes in when it becomes held so or its hold is lowered; an entry is looked at only when it
+   * comes first and is before the input watermark, and one whose key's hold has since changed goes,
+   * or goes back in at the new time. Under the default trigger and timestamp combiner every hold
+   * sits at a timer (the window's end), and the index stays empty. A timer queue because these
+   * times, like timers, mostly arrive and are taken in order.
    */
-  private TimerQueue elementHolds = new TimerQueue();
+  private TimerQueue heldKeys = new TimerQueue();
 
   WatermarkHold(WindowingStrategy strategy) {
     this.strategy = strategy;
@@ -48,17 +54,34 @@ final class WatermarkHold {
    * output watermark must not have passed yet.
    */
   void recompute(KeyState k) {
-    long min = WindowState.NO_HOLD;
+    long holds = WindowState.NO_HOLD;
+    long timers = WindowState.NO_HOLD;
     for (WindowState ws = k.windows; ws != null; ws = ws.next) {
-      min = Math.min(min, Math.min(ws.elementHold, ws.extraHold));
+      holds = Math.min(holds, Math.min(ws.elementHold, ws.extraHold));
       if ((ws.eventTimers & WindowState.TIMER_AT_END) != 0) {
-        min = Math.min(min, ws.maxTimestamp());
+        timers = Math.min(timers, ws.maxTimestamp());
       }
       if ((ws.eventTimers & WindowState.TIMER_AT_GC) != 0) {
-        min = Math.min(min, gcTime(ws));
+        timers = Math.min(timers, gcTime(ws));
       }
     }
+    long min = Math.min(holds, timers);
+    boolean held = holds < timers;
+    if (held && (!k.elementHeld() || min < k.holdMin)) {
+      heldKeys.push(min, k, null);
+    }
+    k.elementHeld(held);
     k.holdMin = min;
+  }
+
+  /**
+   * Lists a key read back from durable state by its hold, whatever holds it: an engine being
+   * rebuilt has not fired the timers before its input watermark yet.
+   */
+  void restored(KeyState k) {
+    if (k.holdMin != WindowState.NO_HOLD) {
+      heldKeys.push(k.holdMin, k, null);
+    }
   }
 
   /**
@@ -87,62 +110,40 @@ final class WatermarkHold {
           "element hold %d is after the end %d of window [%d, %d)",
           hold, ws.maxTimestamp(), ws.start, ws.end);
     }
-    setElementHold(k, ws, combine(ws.elementHold, hold));
+    ws.elementHold = combine(ws.elementHold, hold);
     return true;
   }
 
   /**
-   * Sets the window's element hold, indexing it when it is new or lower: a hold that rose keeps an
-   * earlier entry, which is lower and so still bounds it (see {@link #earliestElementHold}).
+   * The lowest output watermark over every key ({@code keyCount} of them, {@code keys}) when the
+   * input watermark is {@code inputWatermark}, between batches and timer rounds. Past twice as many
+   * entries as keys (holds lowered again and again), the index is rebuilt from the keys.
    */
-  private void setElementHold(KeyState k, WindowState ws, long hold) {
-    long before = ws.elementHold;
-    ws.elementHold = hold;
-    if (hold != WindowState.NO_HOLD && (before == WindowState.NO_HOLD || hold < before)) {
-      elementHolds.push(hold, k, ws);
-    }
-  }
-
-  /** Indexes the element holds of a key read back from durable state. */
-  void restored(KeyState k) {
-    for (WindowState ws = k.windows; ws != null; ws = ws.next) {
-      if (ws.elementHold != WindowState.NO_HOLD) {
-        elementHolds.push(ws.elementHold, k, ws);
-      }
-    }
-  }
-
-  /**
-   * The earliest element hold of any window, or {@code inputWatermark} when none is before it: all
-   * the engine's output watermark needs of the holds, since every other hold and every pending
-   * event-time timer is at or after the input watermark once a watermark advance has fired what it
-   * passed. Entries that no longer stand (the hold was released or rose, the window is gone) are
-   * dropped as they come first, a risen hold going back in at its new time; past twice the open
-   * windows (holds set again after early panes), the index is rebuilt from {@code keys}.
-   */
-  long earliestElementHold(long inputWatermark, int openWindows, Iterable<KeyState> keys) {
-    while (!elementHolds.isEmpty() && elementHolds.peekTime() < inputWatermark) {
-      long time = elementHolds.peekTime();
-      WindowState ws = elementHolds.peekWindow();
-      if (!ws.isRemoved() && ws.elementHold == time) {
+  long outputWatermark(long inputWatermark, int keyCount, Iterable<KeyState> keys) {
+    while (!heldKeys.isEmpty() && heldKeys.peekTime() < inputWatermark) {
+      long time = heldKeys.peekTime();
+      KeyState k = heldKeys.peekKey();
+      if (k.holdMin == time) {
         return time;
       }
-      KeyState k = elementHolds.peekKey();
-      elementHolds.pop();
-      if (!ws.isRemoved() && ws.elementHold != WindowState.NO_HOLD) {
-        elementHolds.push(ws.elementHold, k, ws);
+      // The key's hold rose, moved to a timer, or its windows are gone.
+      heldKeys.pop();
+      if (k.elementHeld()) {
+        heldKeys.push(k.holdMin, k, null);
       }
     }
-    if (elementHolds.size() > 2 * openWindows + REBUILD_SLACK) {
-      elementHolds = new TimerQueue();
+    if (heldKeys.size() > 2 * keyCount + REBUILD_SLACK) {
+      heldKeys = new TimerQueue();
       for (KeyState k : keys) {
-        restored(k);
+        if (k.elementHeld()) {
+          heldKeys.push(k.holdMin, k, null);
+        }
       }
     }
     return inputWatermark;
   }
 
-  /** Entries the index may hold beyond twice the open windows before it is rebuilt. */
+  /** Entries the index may hold beyond twice the keys before it is rebuilt. */
   private static final int REBUILD_SLACK = 1024;
 
   /**
@@ -208,7 +209,7 @@ final class WatermarkHold {
                 "merged element hold %d of window [%d, %d) is behind the output watermark %d",
                 merged, result.start, result.end, outputWatermark(k, inputWatermark));
           }
-          setElementHold(k, result, combine(result.elementHold, merged));
+          result.elementHold = combine(result.elementHold, merged);
         }
       }
     }
