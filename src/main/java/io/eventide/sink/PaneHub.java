@@ -387,9 +387,8 @@ public class PaneHub implements PaneListener {
         }
         return;
       }
-      // Never back: a stream resumed on another replica, or a snapshot's opening, may have been
-      // told
-      // more of one part than this read says.
+      // Never back: a resumed stream or a snapshot's opening may have told the client more of one
+      // part than this read says.
       sent = sent == null ? now : sent.max(now);
       sentAt = System.nanoTime();
       pending.add(
