@@ -75,11 +75,12 @@ final class WatermarkHold {
   }
 
   /**
-   * Lists a key read back from durable state by its hold, whatever holds it: an engine being
-   * rebuilt has not fired the timers before its input watermark yet.
+   * Lists a key read back from durable state by its hold also when a timer holds it (one held
+   * otherwise is listed by {@link #recompute} already): an engine being rebuilt has not fired the
+   * timers before its input watermark yet.
    */
   void restored(KeyState k) {
-    if (k.holdMin != WindowState.NO_HOLD) {
+    if (!k.elementHeld() && k.holdMin != WindowState.NO_HOLD) {
       heldKeys.push(k.holdMin, k, null);
     }
   }
