@@ -77,7 +77,7 @@ class EventsController {
             ? runtimes.using(
                 name,
                 () -> pipelines.named(name),
-                runtime -> ingestNdjson(runtime, request.getBody(), bodies.limit(), post))
+                runtime -> ingestNdjson(runtime, request, bodies.limit(), post))
             // The body is in before the pipeline is entered: a slow one holds up no redefinition.
             : bodies
                 .bytes(request.getBody())
@@ -86,8 +86,7 @@ class EventsController {
                         runtimes.using(
                             name,
                             () -> pipelines.named(name),
-                            runtime ->
-                                ingestWhole(runtime, bytes, format, request.getHeaders(), post)));
+                            runtime -> ingestWhole(runtime, request, bytes, format, post)));
     return answer.map(a -> accepted(a, applied));
   }
 
@@ -114,13 +113,26 @@ class EventsController {
    * batch: while it is, it holds a permit.
    */
   private Mono<PipelineInput.Applied> ingestWhole(
-      PipelineInput runtime, byte[] body, EventBodyFormat format, HttpHeaders headers, Post post) {
-    return apply(Mono.fromFuture(() -> take(runtime, bodies.events(body, format, headers), post)));
+      PipelineInput runtime,
+      ServerHttpRequest request,
+      byte[] body,
+      EventBodyFormat format,
+      Post post) {
+    HttpHeaders headers = request.getHeaders();
+    return apply(
+        Mono.fromFuture(() -> take(runtime, bodies.events(body, format, headers), post)),
+        runtime,
+        request,
+        body.length);
   }
 
-  /** A batch's reading and applying: under a permit, off the event loop. */
-  private <T> Mono<T> apply(Mono<T> batch) {
-    return permits.admit(readers.on(batch));
+  /**
+   * A batch's reading and applying, under a permit: off the event loop unless the batch is small
+   * and plain ({@link EventReaders}).
+   */
+  private <T> Mono<T> apply(
+      Mono<T> batch, PipelineInput runtime, ServerHttpRequest request, long bytes) {
+    return permits.admit(readers.on(batch, request, runtime.definition(), bytes));
   }
 
   /** {@code ?wait=applied}, or nothing: the answer comes once the events are durable. */
@@ -158,17 +170,19 @@ class EventsController {
    * limit.
    */
   private Mono<PipelineInput.Applied> ingestNdjson(
-      PipelineInput runtime, Flux<DataBuffer> body, long limit, Post post) {
+      PipelineInput runtime, ServerHttpRequest request, long limit, Post post) {
     AtomicLong bytes = new AtomicLong();
     Flux<DataBuffer> counted =
-        body.doOnNext(
-            b -> {
-              if (bytes.addAndGet(b.readableByteCount()) > limit) {
-                DataBufferUtils.release(b);
-                throw new PayloadTooLargeException(
-                    limit, "the NDJSON stream exceeds the limit; it was cut there");
-              }
-            });
+        request
+            .getBody()
+            .doOnNext(
+                b -> {
+                  if (bytes.addAndGet(b.readableByteCount()) > limit) {
+                    DataBufferUtils.release(b);
+                    throw new PayloadTooLargeException(
+                        limit, "the NDJSON stream exceeds the limit; it was cut there");
+                  }
+                });
     AtomicLong batches = new AtomicLong();
     AtomicInteger lines = new AtomicInteger();
     AtomicReference<PipelineInput.Applied> applied =
@@ -196,7 +210,10 @@ class EventsController {
               int first = lines.getAndAdd(batch.size());
               return apply(
                       Mono.fromFuture(
-                          () -> take(runtime, bodies.ndjsonBatch(batch, firstBatch), post)))
+                          () -> take(runtime, bodies.ndjsonBatch(batch, firstBatch), post)),
+                      runtime,
+                      request,
+                      batch.byteCount())
                   .map(result -> result.at(first))
                   .doOnNext(
                       result -> {

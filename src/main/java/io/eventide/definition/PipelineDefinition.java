@@ -66,6 +66,12 @@ public record PipelineDefinition(
     return new NamedAggregates(names, parts);
   }
 
+  /** Whether reading an event evaluates CEL: the filter, or a named aggregate's computed input. */
+  public boolean evaluatesExpressions() {
+    return filter != null
+        || aggregates.stream().anyMatch(a -> a.input() instanceof AggregateInput.Computed);
+  }
+
   public WindowingStrategy windowingStrategy() {
     return new WindowingStrategy(
         window.windowFn(),

@@ -45,6 +45,11 @@ import org.springframework.validation.annotation.Validated;
  *     its state: what a crash can lose of them, and how stale the route may answer
  * @param maxRejectedListed refused events the answer to a post lists at most, with their positions
  *     and reasons; it counts them all
+ * @param readOnLoopLimit the largest batch of a pipeline's route read (parsed) on the Netty event
+ *     loop that received it, when its pipeline evaluates no expression; larger batches, and those
+ *     of pipelines with expressions or of streams, hop to a reading thread, so that no loop spends
+ *     long on one request while its other connections wait. {@code 0B} reads every batch off the
+ *     loop
  * @param maxOpenWindows windows one pipeline holds at once (closed ones until their allowed
  *     lateness has passed), split evenly over its shards or cluster partitions; an event that would
  *     open one more is dead-lettered {@code quota}, while windows already open still take events
@@ -68,7 +73,8 @@ public record IngestProperties(
     @DefaultValue("16") @Min(1) int latenessSources,
     @DefaultValue("1s") Duration latenessWriteInterval,
     @DefaultValue("100") @Min(0) int maxRejectedListed,
-    @DefaultValue("1000000") @Min(1) int maxOpenWindows) {
+    @DefaultValue("1000000") @Min(1) int maxOpenWindows,
+    @DefaultValue("128KB") @NotNull DataSize readOnLoopLimit) {
 
   /** What the live runtime bounds per pipeline. */
   public IngestBounds bounds() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventide.engine.ProcessingClock;
 import io.eventide.runtime.LiveApi;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,9 +18,11 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 
 /**
- * Issue 34: posted events are read (parsed, their expressions evaluated) off the Netty event loop.
- * A pipeline reads the wall clock just before it reads a batch, on the same thread: the clock here
- * notes the threads that read it there.
+ * Issue 34: posted events are read (parsed, their expressions evaluated) off the Netty event loop,
+ * but for a pipeline route's batch within {@code eventide.ingest.read-on-loop-limit} (128 KB) whose
+ * pipeline evaluates no expression, read on the loop that received it. A pipeline reads the wall
+ * clock just before it reads a batch, on the same thread: the clock here notes the threads that
+ * read it there.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class EventReadingThreadsTest {
@@ -48,17 +51,52 @@ class EventReadingThreadsTest {
   @LocalServerPort int port;
 
   @Test
-  void jsonNdjsonAndStreamPostsAreReadOnTheReadingThreads() {
+  void smallPlainBatchesAreReadOnTheirLoopAndEveryOtherOnTheReadingThreads() {
     LiveApi api = LiveApi.on(port);
     String event = LiveApi.event("k", "2026-01-01T10:00:00Z", 1);
+    String window = "\"window\": {\"type\": \"fixed\", \"size\": \"1m\"}";
+    api.define("plain", "{" + window + ", \"aggregate\": {\"type\": \"count\"}}");
     api.define(
-        "threads",
-        "{\"stream\": \"threads-in\", \"window\": {\"type\": \"fixed\", \"size\": \"1m\"},"
-            + " \"aggregate\": {\"type\": \"count\"}}");
-    api.events("threads", LiveApi.array(event, event));
-    api.ndjson("threads", List.of(event, event));
-    api.send(HttpMethod.POST, "/streams/threads-in/events", MediaType.APPLICATION_JSON, event)
-        .expect(202);
-    assertThat(READING).isNotEmpty().allMatch(name -> name.startsWith("eventide-read-"));
+        "filtered",
+        "{\"stream\": \"threads-in\", "
+            + window
+            + ", \"filter\": \"event.value > 0\", \"aggregate\": {\"type\": \"count\"}}");
+    // More than 128 KB whole, as JSON and as one NDJSON batch.
+    List<String> many = Collections.nCopies(3000, event);
+    assertThat(String.join("\n", many)).hasSizeGreaterThan(128 * 1024);
+
+    // A pipeline's first post opens its runtime, which the post then finds on another thread than
+    // its loop, where it is read off the loop; from then on the loop reads what is small and plain.
+    api.events("plain", LiveApi.array(event));
+    assertThat(readers(() -> api.events("plain", LiveApi.array(event, event))))
+        .allMatch(name -> name.contains("-http-"));
+    assertThat(readers(() -> api.ndjson("plain", List.of(event, event))))
+        .allMatch(name -> name.contains("-http-"));
+
+    assertThat(readers(() -> api.events("plain", LiveApi.array(many.toArray(String[]::new)))))
+        .allMatch(name -> name.startsWith("eventide-read-"));
+    assertThat(readers(() -> api.ndjson("plain", many)))
+        .allMatch(name -> name.startsWith("eventide-read-"));
+    assertThat(readers(() -> api.events("filtered", LiveApi.array(event, event))))
+        .allMatch(name -> name.startsWith("eventide-read-"));
+    assertThat(
+            readers(
+                () ->
+                    api.send(
+                            HttpMethod.POST,
+                            "/streams/threads-in/events",
+                            MediaType.APPLICATION_JSON,
+                            event)
+                        .expect(202)))
+        .allMatch(name -> name.startsWith("eventide-read-"));
+  }
+
+  /** The threads that read the batches of what {@code post} sent. */
+  private static Set<String> readers(Runnable post) {
+    READING.clear();
+    post.run();
+    Set<String> threads = Set.copyOf(READING);
+    assertThat(threads).isNotEmpty();
+    return threads;
   }
 }

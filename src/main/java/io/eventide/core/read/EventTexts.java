@@ -37,6 +37,7 @@ public final class EventTexts {
   private int[] offsets;
   private int[] lengths;
   private int size;
+  private long byteCount;
 
   /** Which texts are structured CloudEvents; null while none is, as in a batch of plain events. */
   private boolean[] cloudEvents;
@@ -75,6 +76,7 @@ public final class EventTexts {
     offsets[size] = offset;
     lengths[size] = length;
     size++;
+    byteCount += length;
   }
 
   /**
@@ -100,6 +102,11 @@ public final class EventTexts {
 
   public int size() {
     return size;
+  }
+
+  /** The texts' bytes, all together. */
+  public long byteCount() {
+    return byteCount;
   }
 
   public boolean isEmpty() {
