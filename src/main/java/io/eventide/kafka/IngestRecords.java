@@ -4,6 +4,7 @@ import io.eventide.runtime.IngestLog;
 import io.eventide.runtime.LogRecord;
 import io.eventide.runtime.SourceOffset;
 import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -27,6 +28,9 @@ final class IngestRecords {
   static final String ORIGIN = "eventide-origin";
   static final String ORIGIN_OFFSET = "eventide-origin-offset";
   static final String POSITION = "eventide-position";
+
+  /** {@link LogRecord#appendedTo()}: a bit set, bit i of byte i/8 for partition i. */
+  static final String APPENDED_TO = "eventide-appended-to";
 
   /** The logging request's span (W3C Trace Context's own header name), when it is traced. */
   static final String TRACEPARENT = "traceparent";
@@ -53,6 +57,9 @@ final class IngestRecords {
     }
     if (r.traceparent() != null) {
       headers.add(TRACEPARENT, utf8(r.traceparent()));
+    }
+    if (r.appendedTo() != null) {
+      headers.add(APPENDED_TO, r.appendedTo().toByteArray());
     }
     return new ProducerRecord<>(
         topic,
@@ -98,7 +105,8 @@ final class IngestRecords {
         text(record.headers().lastHeader(REQUEST)),
         origin(record),
         position(record),
-        text(record.headers().lastHeader(TRACEPARENT)));
+        text(record.headers().lastHeader(TRACEPARENT)),
+        appendedTo(record));
   }
 
   private static int position(ConsumerRecord<byte[], byte[]> record) {
@@ -111,6 +119,11 @@ final class IngestRecords {
     } catch (NumberFormatException e) {
       return -1;
     }
+  }
+
+  private static BitSet appendedTo(ConsumerRecord<byte[], byte[]> record) {
+    Header h = record.headers().lastHeader(APPENDED_TO);
+    return h == null || h.value() == null ? null : BitSet.valueOf(h.value());
   }
 
   private static boolean isMillis(byte[] body) {

@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -210,6 +211,36 @@ public final class ClusterIngest implements PipelineLifecycleListener {
     return new WatermarkView(input, input, now, sources);
   }
 
+  /**
+   * Marks the first of an append's first {@code moving} records (those that move a source: its
+   * events, or a watermark) in each partition with every partition they go to: an owner that reads
+   * one holds the pipeline's watermark back for the others until it hears from them, so that a
+   * partition read first cannot make the append's events in another late
+   * (docs/scaling.md#watermarks-across-partitions). Refused texts are left out: they move no
+   * source, and would only hold the pipeline back for nothing. An append to one partition needs no
+   * mark.
+   */
+  private static List<IngestLog.Entry> markPartitions(
+      List<IngestLog.Entry> entries, int moving, int partitions) {
+    BitSet written = new BitSet(partitions);
+    for (int i = 0; i < moving; i++) {
+      written.set(entries.get(i).partition());
+    }
+    if (written.cardinality() < 2) {
+      return entries;
+    }
+    BitSet unmarked = (BitSet) written.clone();
+    for (int i = 0; i < moving && !unmarked.isEmpty(); i++) {
+      IngestLog.Entry e = entries.get(i);
+      if (unmarked.get(e.partition())) {
+        unmarked.clear(e.partition());
+        entries.set(
+            i, new IngestLog.Entry(e.partition(), e.key(), e.record().withAppendedTo(written)));
+      }
+    }
+    return entries;
+  }
+
   private Reader reader(PipelineDefinition definition, int partitions) {
     return readers.compute(
         definition.name(),
@@ -374,7 +405,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                       request,
                       origin.apply(in.index()),
                       request == null ? -1 : in.index(),
-                      traceparent)));
+                      traceparent,
+                      null)));
           logged++;
         }
       }
@@ -396,7 +428,8 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     request,
                     origin.apply(refused.text()),
                     -1,
-                    traceparent)));
+                    traceparent,
+                    null)));
       }
       for (int i = 0; i < unreadable.size(); i++) {
         String line = unreadable.get(i);
@@ -413,11 +446,12 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                     request,
                     unreadableOffset == null ? null : unreadableOffset.apply(i),
                     -1,
-                    traceparent)));
+                    traceparent,
+                    null)));
       }
       IngestResult result =
           batch.result(new IngestResult(logged, 0, 0, 0, 0, 0, 0, unreadable.size()));
-      return log.append(reader.definition.name(), entries)
+      return log.append(reader.definition.name(), markPartitions(entries, logged, partitions))
           .thenApply(last -> new Appended(result, last));
     }
 
@@ -439,7 +473,9 @@ public final class ClusterIngest implements PipelineLifecycleListener {
                 null,
                 new LogRecord(LogRecord.Kind.WATERMARK, lineage, now, source, body, traceparent)));
       }
-      return log.append(reader.definition.name(), entries).thenApply(last -> true);
+      return log.append(
+              reader.definition.name(), markPartitions(entries, entries.size(), reader.partitions))
+          .thenApply(last -> true);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.eventide.runtime;
 
+import java.util.BitSet;
+
 /**
  * One record of a pipeline's ingest log in cluster mode (docs/scaling.md): what a replica logged
  * for the partition's owner to apply, in order with everything else logged to the partition.
@@ -20,6 +22,9 @@ package io.eventide.runtime;
  * @param traceparent the span of the request that logged it, as a W3C {@code traceparent}, when
  *     that request is traced and sampled, else null: the owner's commit span is its child or links
  *     to it (docs/operations.md#tracing)
+ * @param appendedTo on the first record an append wrote to each partition, every partition that
+ *     append wrote to: the owner holds the pipeline's watermark back for those it has not heard
+ *     from since (docs/scaling.md#watermarks-across-partitions); null on the others
  */
 public record LogRecord(
     Kind kind,
@@ -30,12 +35,19 @@ public record LogRecord(
     String request,
     SourceOffset origin,
     int position,
-    String traceparent) {
+    String traceparent,
+    BitSet appendedTo) {
 
   /** A record nobody waits for, not read from a Kafka source. */
   public LogRecord(
       Kind kind, String lineage, long readAt, String source, byte[] body, String traceparent) {
-    this(kind, lineage, readAt, source, body, null, null, -1, traceparent);
+    this(kind, lineage, readAt, source, body, null, null, -1, traceparent, null);
+  }
+
+  /** This record as the first of its append in its partition. */
+  public LogRecord withAppendedTo(BitSet partitions) {
+    return new LogRecord(
+        kind, lineage, readAt, source, body, request, origin, position, traceparent, partitions);
   }
 
   /** The kinds of records. */

@@ -14,6 +14,7 @@ import io.eventide.state.StaleLineageException;
 import io.eventide.state.StateStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -220,6 +221,9 @@ public final class OwnedPartitions {
           continue;
         }
       }
+      if (r.appendedTo() != null) {
+        expect(id, r);
+      }
       if (run.pending && !Objects.equals(run.request, r.request())) {
         // A waiting request's receipt must count its own records only.
         commits.add(run.flush(runtime, offsets[i]));
@@ -246,6 +250,25 @@ public final class OwnedPartitions {
       commits.add(run.flush(runtime, offsets[records.size() - 1] + 1));
     }
     return all(commits).thenApply(v -> true);
+  }
+
+  /**
+   * The other partitions the record's append wrote to hold the pipeline's watermark back until
+   * their owners have read them, before this partition's events of that append can move it.
+   */
+  private void expect(Id id, LogRecord r) {
+    PartitionWatermarks view = views.get(id.pipeline());
+    if (view == null) {
+      return;
+    }
+    BitSet partitions = r.appendedTo();
+    for (int q = partitions.nextSetBit(0);
+        q >= 0 && q < view.partitions();
+        q = partitions.nextSetBit(q + 1)) {
+      if (q != id.partition()) {
+        view.expect(q, r.readAt());
+      }
+    }
   }
 
   /**

@@ -18,15 +18,11 @@ import io.eventide.state.memory.InMemoryPipelineRegistry;
 import io.eventide.state.redis.RedisStateStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,7 +46,8 @@ class OwnedPartitionsTest {
    */
   @Test
   void anOpenRacingADeleteLeavesNoStateOfTheDeletedPipeline() {
-    PipelineDefinition gone = definition("gone").withRevision(new Revision("lineage", 1));
+    PipelineDefinition gone =
+        TestRuntimes.countPerMinute("gone").withRevision(new Revision("lineage", 1));
     InMemoryPipelineRegistry registry = new DeletedAfterFirstAnswer();
     registry.replace(gone, null).block();
     OwnedPartitions partitions = new OwnedPartitions(runtimes(registry), store, store, registry);
@@ -68,7 +65,8 @@ class OwnedPartitionsTest {
    */
   @Test
   void recordsOfAnEarlierLineageAreSkippedAskingTheRegistryOnce() {
-    PipelineDefinition current = definition("replayed").withRevision(new Revision("now", 1));
+    PipelineDefinition current =
+        TestRuntimes.countPerMinute("replayed").withRevision(new Revision("now", 1));
     AtomicInteger finds = new AtomicInteger();
     InMemoryPipelineRegistry registry =
         new InMemoryPipelineRegistry() {
@@ -107,7 +105,8 @@ class OwnedPartitionsTest {
    */
   @Test
   void theOwnerReadsALoggedCloudEventAsOne() {
-    PipelineDefinition d = definition("logged-ce").withRevision(new Revision("now", 1));
+    PipelineDefinition d =
+        TestRuntimes.countPerMinute("logged-ce").withRevision(new Revision("now", 1));
     InMemoryPipelineRegistry registry = new InMemoryPipelineRegistry();
     registry.replace(d, null).block();
     OwnedPartitions partitions = new OwnedPartitions(runtimes(registry), store, store, registry);
@@ -238,17 +237,6 @@ class OwnedPartitionsTest {
     return ("{\"key\": \"" + key + "\", \"timestamp\": 0, \"value\": 1}").getBytes(UTF_8);
   }
 
-  private static PipelineDefinition definition(String name) {
-    return PipelineParser.parseNamed(
-        JsonMapper.shared()
-            .readTree(
-                "{\"window\": {\"type\": \"fixed\", \"size\": \"1m\"},"
-                    + " \"aggregate\": {\"type\": \"count\"}}"),
-        name,
-        KafkaNamespace.DEFAULT,
-        PipelineLimits.DEFAULT);
-  }
-
   /** Answers a pipeline once, and a DELETE (the registry's, then the drop) lands right after. */
   private final class DeletedAfterFirstAnswer extends InMemoryPipelineRegistry {
     private final AtomicBoolean answered = new AtomicBoolean();
@@ -270,22 +258,6 @@ class OwnedPartitionsTest {
 
   /** With {@code tracer} tracing commits, or off when null. */
   private RunningPipelines runtimes(InMemoryPipelineRegistry registry, CommitTracer tracer) {
-    DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
-    if (tracer != null) {
-      beans.registerSingleton("tracer", tracer);
-    }
-    Binder defaults = new Binder(new MapConfigurationPropertySource(Map.of()));
-    return new RunningPipelines(
-        defaults.bindOrCreate("eventide.runtime", RuntimeProperties.class),
-        defaults.bindOrCreate("eventide.ingest", IngestProperties.class),
-        new ManualClock(0),
-        List.of(),
-        List.of(),
-        List.of(),
-        store,
-        store,
-        registry,
-        beans.getBeanProvider(ClusterIngest.class),
-        beans.getBeanProvider(CommitTracer.class));
+    return TestRuntimes.of(store, registry, new ManualClock(0), tracer);
   }
 }
