@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * How a {@link LogRecord} is written to a pipeline's ingest topic: the body as the value, the
- * event's key as the key (for reading the topic by hand), the time it was read as the record's
- * timestamp, and the rest in headers.
+ * event's key as the key (for reading the topic by hand; none for a record of several events), the
+ * time it was read as the record's timestamp, and the rest in headers.
  */
 final class IngestRecords {
   private static final Logger log = LoggerFactory.getLogger(IngestRecords.class);

@@ -73,6 +73,9 @@ public final class ClusterIngest implements PipelineLifecycleListener {
 
   private final Duration applyTimeout;
 
+  /** Whether a request's plain events travel as one record per partition ({@link EventFrames}). */
+  private final boolean batchEvents;
+
   public ClusterIngest(
       IngestLog log,
       PartitionStore store,
@@ -81,6 +84,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
       ClusterProperties cluster) {
     this.log = log;
     this.applyTimeout = cluster.applyTimeout();
+    this.batchEvents = cluster.batchEvents();
     this.store = store;
     this.clock = clock;
     this.bounds = ingest.bounds();
@@ -389,7 +393,32 @@ public final class ClusterIngest implements PipelineLifecycleListener {
       List<IngestLog.Entry> entries = new ArrayList<>(events.size() + unreadable.size());
       int logged = 0;
       for (int p = 0; p < partitions; p++) {
-        for (IncomingEvent in : batch.part(p)) {
+        List<IncomingEvent> part = batch.part(p);
+        String shared = sharedSource(part, events, request, eventOffset);
+        if (shared != null) {
+          for (int from = 0; from < part.size(); ) {
+            int count = EventFrames.fitting(part, from);
+            entries.add(
+                new IngestLog.Entry(
+                    p,
+                    null,
+                    new LogRecord(
+                        LogRecord.Kind.EVENTS,
+                        lineage,
+                        now,
+                        shared.isEmpty() ? null : shared,
+                        EventFrames.write(part, from, count),
+                        null,
+                        null,
+                        -1,
+                        traceparent,
+                        null)));
+            from += count;
+          }
+          logged += part.size();
+          continue;
+        }
+        for (IncomingEvent in : part) {
           // A source the event names is read again by the owner; only a default must travel.
           String source = in.event().source() == null ? in.source() : null;
           entries.add(
@@ -410,6 +439,7 @@ public final class ClusterIngest implements PipelineLifecycleListener {
           logged++;
         }
       }
+      int eventRecords = entries.size();
       // Refused texts are logged too, for their owner to refuse the same way and dead-letter.
       for (PipelineCore.Refusal refused : batch.refusals()) {
         byte[] text = events.bytes(refused.text());
@@ -451,8 +481,39 @@ public final class ClusterIngest implements PipelineLifecycleListener {
       }
       IngestResult result =
           batch.result(new IngestResult(logged, 0, 0, 0, 0, 0, 0, unreadable.size()));
-      return log.append(reader.definition.name(), markPartitions(entries, logged, partitions))
+      return log.append(reader.definition.name(), markPartitions(entries, eventRecords, partitions))
           .thenApply(last -> new Appended(result, last));
+    }
+
+    /**
+     * When a partition's events of a request can travel as one record ({@link
+     * LogRecord.Kind#EVENTS}), the default source they share ("" for none), else null: when nobody
+     * waits for their receipt (which names each event's position), none was read from a Kafka
+     * source (each has its own offset), none is a CloudEvent and they share their default source;
+     * with {@code eventide.cluster.batch-events} on, and more than one event.
+     */
+    private String sharedSource(
+        List<IncomingEvent> part,
+        EventTexts events,
+        String request,
+        IntFunction<SourceOffset> eventOffset) {
+      if (!batchEvents || part.size() < 2 || request != null || eventOffset != null) {
+        return null;
+      }
+      String shared = null;
+      for (IncomingEvent in : part) {
+        if (events.isCloudEvent(in.index())) {
+          return null;
+        }
+        String source = in.event().source() == null ? in.source() : null;
+        String travelling = source == null ? "" : source;
+        if (shared == null) {
+          shared = travelling;
+        } else if (!shared.equals(travelling)) {
+          return null;
+        }
+      }
+      return shared;
     }
 
     /** How text {@code i} is logged: the owner must read a CloudEvent as one. */

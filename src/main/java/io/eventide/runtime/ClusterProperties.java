@@ -23,7 +23,8 @@ import org.springframework.validation.annotation.Validated;
  *     takes the broker's default
  * @param group the consumer group of the deployment: every replica of one deployment must name the
  *     same, and no other deployment on the Kafka cluster may
- * @param maxPollRecords the most records one poll takes, and so the most one commit applies
+ * @param maxPollRecords the most records one poll takes, and so the most one commit applies (a
+ *     record is an event, or a request's events for a partition, at most 512 KB of them)
  * @param pollTimeout how long a poll waits for records
  * @param sessionTimeout how long the group waits for a silent replica before moving its partitions
  * @param appendTimeout how long an append waits for the log's acknowledgement before the request is
@@ -33,6 +34,9 @@ import org.springframework.validation.annotation.Validated;
  *     false}
  * @param subscriptionRefresh how often a replica reads the registry for pipelines defined,
  *     redefined or deleted elsewhere
+ * @param batchEvents whether a request's plain events travel to each partition as one record, which
+ *     replicas before 2026-12-08 cannot read: off for the first round of a rolling upgrade from one
+ *     of those (docs/scaling.md#upgrading)
  */
 @Validated
 @ConfigurationProperties("eventide.cluster")
@@ -49,4 +53,5 @@ public record ClusterProperties(
     @DefaultValue("30s") @NotNull Duration appendTimeout,
     @DefaultValue("30s") @NotNull @DurationMin(millis = 1) @DurationMax(minutes = 10)
         Duration applyTimeout,
-    @DefaultValue("1s") @NotNull Duration subscriptionRefresh) {}
+    @DefaultValue("1s") @NotNull Duration subscriptionRefresh,
+    @DefaultValue("true") boolean batchEvents) {}

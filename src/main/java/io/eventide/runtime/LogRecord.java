@@ -11,9 +11,10 @@ import java.util.BitSet;
  *     before a reset
  * @param readAt the wall-clock time the logging replica read the event at; the owner reads it as of
  *     that time
- * @param source the watermark's source ({@link Kind#WATERMARK}; null: every source), else null
- * @param body an event's JSON (a CloudEvent's), an unreadable line's text, or a watermark in
- *     decimal milliseconds
+ * @param source the watermark's source ({@link Kind#WATERMARK}; null: every source); for events,
+ *     the request's default source when they name none, else null
+ * @param body an event's JSON (a CloudEvent's), events' ({@link Kind#EVENTS}), an unreadable line's
+ *     text, or a watermark in decimal milliseconds
  * @param request the request that waits for its records to be applied ({@code ?wait=applied}), for
  *     whose counts the owner leaves a receipt; null when nobody waits
  * @param origin where an event read from a Kafka source was read from; null for a post's
@@ -54,6 +55,11 @@ public record LogRecord(
   public enum Kind {
     /** An event, as JSON. */
     EVENT,
+    /**
+     * Events of one request for one partition, each as JSON after its length ({@link EventFrames}):
+     * a request's plain events, which share everything else a record says.
+     */
+    EVENTS,
     /** An event as a CloudEvent in the JSON event format, read as one by the owner. */
     CLOUD_EVENT,
     /** A line of an NDJSON body that is not JSON, for the dead letters. */

@@ -235,6 +235,7 @@ public final class OwnedPartitions {
       }
       switch (r.kind()) {
         case EVENT -> run.event(r, false);
+        case EVENTS -> run.events(r);
         case CLOUD_EVENT -> run.event(r, true);
         case UNREADABLE -> run.unreadable(r);
         case WATERMARK -> {
@@ -324,6 +325,15 @@ public final class OwnedPartitions {
         events.add(r.body());
       }
       records.add(r);
+      requests.add(r.traceparent());
+    }
+
+    /** A request's events for the partition in one record: each of them read as of it. */
+    void events(LogRecord r) {
+      int read = EventFrames.read(r.body(), events);
+      for (int i = 0; i < read; i++) {
+        records.add(r);
+      }
       requests.add(r.traceparent());
     }
 

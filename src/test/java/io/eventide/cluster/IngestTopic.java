@@ -1,6 +1,8 @@
 package io.eventide.cluster;
 
+import io.eventide.core.read.EventTexts;
 import io.eventide.kafka.KafkaTestBroker;
+import io.eventide.runtime.EventFrames;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,8 +26,15 @@ final class IngestTopic {
     List<JsonNode> events = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> r : records(topic)) {
       Header kind = r.headers().lastHeader("eventide-kind");
-      if (kind != null && new String(kind.value(), StandardCharsets.UTF_8).equals("EVENT")) {
+      String k = kind == null ? "" : new String(kind.value(), StandardCharsets.UTF_8);
+      if (k.equals("EVENT")) {
         events.add(JsonMapper.shared().readTree(r.value()));
+      } else if (k.equals("EVENTS")) {
+        EventTexts texts = new EventTexts(64);
+        EventFrames.read(r.value(), texts);
+        for (int i = 0; i < texts.size(); i++) {
+          events.add(JsonMapper.shared().readTree(texts.string(i)));
+        }
       }
     }
     return events;

@@ -37,7 +37,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -65,8 +66,10 @@ class PartitionsReadInTurnTest {
     TestRedis.delete(prefix);
   }
 
-  @Test
-  void eventsOfOneRequestInPartitionsReadLaterAreNotLate() throws Exception {
+  /** With the request's events in one record per partition, and in a record each. */
+  @ParameterizedTest(name = "batch-events {0}")
+  @ValueSource(booleans = {true, false})
+  void eventsOfOneRequestInPartitionsReadLaterAreNotLate(boolean batchEvents) throws Exception {
     String name = "start-" + UUID.randomUUID().toString().substring(0, 8);
     PipelineDefinition definition =
         TestRuntimes.countPerMinute(name).withRevision(new Revision("lineage", 1));
@@ -76,7 +79,11 @@ class PartitionsReadInTurnTest {
     Binder settings =
         new Binder(
             new MapConfigurationPropertySource(
-                Map.of("eventide.cluster.partitions", Integer.toString(PARTITIONS))));
+                Map.of(
+                    "eventide.cluster.partitions",
+                    Integer.toString(PARTITIONS),
+                    "eventide.cluster.batch-events",
+                    Boolean.toString(batchEvents))));
     ClusterProperties cluster = settings.bindOrCreate("eventide.cluster", ClusterProperties.class);
     Map<String, Object> boot =
         Map.of(
@@ -104,8 +111,11 @@ class PartitionsReadInTurnTest {
       input.postWatermark(null, 600_000, null).join();
 
       Map<Integer, List<ConsumerRecord<byte[], byte[]>>> logged =
-          read(KafkaNamespace.DEFAULT.eventTopic(name), KEYS + 1 + PARTITIONS);
+          read(KafkaNamespace.DEFAULT.eventTopic(name));
       assertThat(logged).hasSize(PARTITIONS);
+      assertThat(logged.values().stream().mapToInt(List::size).sum())
+          .as("records logged: one per event and watermark, or per partition and request")
+          .isEqualTo(batchEvents ? 2 * PARTITIONS : KEYS + 1 + PARTITIONS);
 
       RunningPipelines runtimes = TestRuntimes.of(store, registry, clock, null);
       runtimes.start();
@@ -169,8 +179,8 @@ class PartitionsReadInTurnTest {
         .getKey();
   }
 
-  /** The topic's records by partition, in order, once {@code count} have arrived. */
-  private static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> read(String topic, int count) {
+  /** The topic's records by partition, in order, up to the end of each. */
+  private static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> read(String topic) {
     Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(
@@ -187,12 +197,12 @@ class PartitionsReadInTurnTest {
       }
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
       long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      int read = 0;
-      while (read < count && System.nanoTime() < until) {
+      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))
+          && System.nanoTime() < until) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
           out.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r);
-          read++;
         }
       }
     }
