@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Reads a pipeline's ingest topic, for checking what was logged. */
-final class IngestTopic {
+public final class IngestTopic {
   private IngestTopic() {}
 
   /** Every event logged to the topic, whatever its lineage. */
@@ -41,7 +41,7 @@ final class IngestTopic {
   }
 
   /** Every record of the topic, as logged. */
-  static List<ConsumerRecord<byte[], byte[]>> records(String topic) {
+  public static List<ConsumerRecord<byte[], byte[]>> records(String topic) {
     Map<String, Object> props =
         Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,

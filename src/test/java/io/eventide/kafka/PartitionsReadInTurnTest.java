@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.eventide.cluster.IngestTopic;
 import io.eventide.core.read.EventTexts;
 import io.eventide.definition.PipelineDefinition;
 import io.eventide.definition.Revision;
@@ -30,12 +31,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -182,29 +179,8 @@ class PartitionsReadInTurnTest {
   /** The topic's records by partition, in order, up to the end of each. */
   private static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> read(String topic) {
     Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                KafkaTestBroker.get().bootstrapServers(),
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class))) {
-      List<TopicPartition> partitions = new ArrayList<>();
-      for (int p = 0; p < PARTITIONS; p++) {
-        partitions.add(new TopicPartition(topic, p));
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-      long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))
-          && System.nanoTime() < until) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-          out.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r);
-        }
-      }
+    for (ConsumerRecord<byte[], byte[]> r : IngestTopic.records(topic)) {
+      out.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r);
     }
     return out;
   }
